@@ -1,0 +1,1 @@
+"""The rules core: geometry, Betza pieces, positions and move generation. Imports nothing above it."""

@@ -1,0 +1,151 @@
+"""A variant compiled for move generation: per kind and colour patterns, attack groups, Zobrist keys.
+
+Built once per Variant object and cached, so every Board of that variant shares it.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from weakref import WeakKeyDictionary
+
+from hordes.core.betza import Component, Vector
+from hordes.core.rules import Variant
+from hordes.core.tables import Leap, Pattern, Rider, between_table, build_pattern
+
+ZOBRIST_SEED = 0x5EED_0F_40DE5
+
+
+@dataclass(slots=True)
+class KindGen:
+    """How one piece kind of one colour moves: quiet and capture patterns (shared object when equal)."""
+
+    kind: int
+    quiet: Pattern
+    capture: Pattern
+    same: bool  # quiet and capture patterns are identical: one lookup serves both
+    pawn: bool
+    royal: bool
+    promotes: bool
+
+
+@dataclass(slots=True)
+class Compiled:
+    variant: Variant
+    size: int
+    cols: int
+    gens: list[list[KindGen]]  # [color][kind]
+    leap_groups: list[list[tuple[Leap, tuple[int, ...]]]]  # [attacker color]
+    rider_groups: list[list[tuple[Rider, tuple[int, ...]]]]  # [attacker color]
+    between: dict[int, int]
+    royal_kinds: tuple[int, ...]
+    pawn_kinds: tuple[int, ...]
+    forward: tuple[int, int]
+    double_step: tuple[int, int]  # bitboards of squares a pawn may double-step from
+    promo_zone: tuple[int, int]
+    promo_kinds: tuple[frozenset[int], frozenset[int]]
+    promo_choices: tuple[tuple[int, ...], tuple[int, ...]]
+    camp_kinds: tuple[int, ...]
+    camp_zone: tuple[int, int]
+    back_rank: tuple[int, int]
+    reset_kinds: tuple[frozenset[int], frozenset[int]]
+    z_piece: list[list[int]]  # [code][square]
+    z_turn: int
+    z_castle: list[int]  # [square]
+    z_ep: list[int]  # [file]
+    simple: bool  # no special mechanism: the fast pin/check legal generator applies
+    rook_kind: int
+
+
+def _oriented(components: tuple[Component, ...], color: int) -> list[Component]:
+    return [c if color == 0 else c.for_black() for c in components]
+
+
+def compile_variant(variant: Variant) -> Compiled:
+    geo = variant.geometry
+    rules = variant.rules
+    gens: list[list[KindGen]] = [[], []]
+    leap_groups: list[list[tuple[Leap, tuple[int, ...]]]] = [[], []]
+    rider_groups: list[list[tuple[Rider, tuple[int, ...]]]] = [[], []]
+    rider_dirs: set[Vector] = set()
+    promo_kinds = tuple(frozenset(variant.kind_of(x) for x in rules.promotion[c].pieces) for c in (0, 1))
+    for color in (0, 1):
+        leap_map: dict[int, tuple[Leap, list[int]]] = {}
+        rider_map: dict[int, tuple[Rider, list[int]]] = {}
+        for kind, piece in enumerate(variant.pieces):
+            comps = _oriented(piece.mobile_components, color)
+            quiet = build_pattern(geo, [c for c in comps if c.move])
+            capture = build_pattern(geo, [c for c in comps if c.capture])
+            same = all(c.move and c.capture for c in comps)
+            gens[color].append(
+                KindGen(kind, quiet, quiet if same else capture, same, piece.pawn, piece.royal, kind in promo_kinds[color])
+            )
+            # Where must a piece of this kind stand to capture on a square? The reversed capture vectors.
+            reverse = build_pattern(geo, [c.reversed() for c in comps if c.capture])
+            if reverse.leap is not None:
+                leap_map.setdefault(id(reverse.leap), (reverse.leap, []))[1].append(kind)
+            for rider in reverse.riders:
+                rider_map.setdefault(id(rider), (rider, []))[1].append(kind)
+                rider_dirs.update(rider.directions)
+        leap_groups[color] = [(t, tuple(k)) for t, k in leap_map.values()]
+        rider_groups[color] = [(r, tuple(k)) for r, k in rider_map.values()]
+    rng = random.Random(ZOBRIST_SEED ^ geo.size)
+    ncodes = 2 * len(variant.pieces)
+    z_piece = [[rng.getrandbits(64) for _ in range(geo.size)] for _ in range(ncodes)]
+    rows = geo.rows
+    promo_zone = tuple(geo.parse_rank_list([r + 1 for r in rules.promotion[c].ranks]) for c in (0, 1))
+    camp = rules.campmate
+    pawn_kinds = tuple(i for i, p in enumerate(variant.pieces) if p.pawn)
+    resets = []
+    for color in (0, 1):
+        letters = rules.n_move_reset[color]
+        resets.append(frozenset(variant.kind_of(x) for x in letters) if letters else frozenset(pawn_kinds))
+    simple = not any(
+        p.changes_owner_on_capture or p.transforms_to or p.pull_components or p.restricts for p in variant.pieces
+    )
+    return Compiled(
+        variant=variant,
+        size=geo.size,
+        cols=geo.cols,
+        gens=gens,
+        leap_groups=leap_groups,
+        rider_groups=rider_groups,
+        between=between_table(geo, frozenset(rider_dirs)),
+        royal_kinds=tuple(i for i, p in enumerate(variant.pieces) if p.royal),
+        pawn_kinds=pawn_kinds,
+        forward=(geo.cols, -geo.cols),
+        double_step=(
+            geo.parse_rank_list([r + 1 for r in rules.double_step_ranks[0]]),
+            geo.parse_rank_list([r + 1 for r in rules.double_step_ranks[1]]),
+        ),
+        promo_zone=(promo_zone[0], promo_zone[1]),
+        promo_kinds=(promo_kinds[0], promo_kinds[1]),
+        promo_choices=(
+            tuple(variant.kind_of(x) for x in rules.promotion[0].choices),
+            tuple(variant.kind_of(x) for x in rules.promotion[1].choices),
+        ),
+        camp_kinds=tuple(variant.kind_of(x) for x in camp.pieces) if camp else (),
+        camp_zone=(
+            (geo.parse_rank_list([r + 1 for r in camp.ranks[0]]), geo.parse_rank_list([r + 1 for r in camp.ranks[1]]))
+            if camp
+            else (0, 0)
+        ),
+        back_rank=(geo.rank_masks[0], geo.rank_masks[rows - 1]),
+        reset_kinds=(resets[0], resets[1]),
+        z_piece=z_piece,
+        z_turn=rng.getrandbits(64),
+        z_castle=[rng.getrandbits(64) for _ in range(geo.size)],
+        z_ep=[rng.getrandbits(64) for _ in range(geo.cols)],
+        simple=simple,
+        rook_kind=variant.kind_of("R") if variant.has_letter("R") else -1,
+    )
+
+
+_CACHE: WeakKeyDictionary[Variant, Compiled] = WeakKeyDictionary()
+
+
+def compiled(variant: Variant) -> Compiled:
+    c = _CACHE.get(variant)
+    if c is None:
+        c = _CACHE[variant] = compile_variant(variant)
+    return c

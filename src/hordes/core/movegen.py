@@ -1,0 +1,330 @@
+"""Legal move generation on bitboards.
+
+Moves inside the generator are small ints: from | to << 10 | (promotion kind + 1) << 20 | flags << 26.
+The fast path (one royal piece per side, no special mechanisms) computes checkers and pinned pieces
+once and filters; anything unusual (en passant, several royals, variant mechanisms) is made and tested.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from hordes.core.position import Board
+
+SQ_MASK = 1023
+TO_SHIFT = 10
+PROMO_SHIFT = 20
+FLAG_SHIFT = 26
+FLAG_CASTLE = 1
+FLAG_EP = 2
+FLAG_DOUBLE = 4
+
+
+def encode(frm: int, to: int, promo_kind: int = -1, flags: int = 0) -> int:
+    return frm | to << TO_SHIFT | (promo_kind + 1) << PROMO_SHIFT | flags << FLAG_SHIFT
+
+
+def attacked_by(board: Board, color: int, sq: int, occupied: int) -> bool:
+    """Could a piece of `color` capture on `sq` (pseudo-legally), with this occupancy?"""
+    kinds = board.kind_bb
+    theirs = board.occ[color]
+    comp = board.compiled
+    for leap, group in comp.leap_groups[color]:
+        if leap[sq]:
+            pcs = 0
+            for k in group:
+                pcs |= kinds[k]
+            if leap[sq] & pcs & theirs:
+                return True
+    for rider, group in comp.rider_groups[color]:
+        pcs = 0
+        for k in group:
+            pcs |= kinds[k]
+        pcs &= theirs
+        if pcs and rider.attacks[sq][occupied & rider.masks[sq]] & pcs:
+            return True
+    return False
+
+
+def attackers(board: Board, color: int, sq: int, occupied: int) -> int:
+    """Bitboard of the pieces of `color` that could capture on `sq`."""
+    kinds = board.kind_bb
+    theirs = board.occ[color]
+    comp = board.compiled
+    out = 0
+    for leap, group in comp.leap_groups[color]:
+        pcs = 0
+        for k in group:
+            pcs |= kinds[k]
+        out |= leap[sq] & pcs
+    for rider, group in comp.rider_groups[color]:
+        pcs = 0
+        for k in group:
+            pcs |= kinds[k]
+        if pcs & theirs:
+            out |= rider.attacks[sq][occupied & rider.masks[sq]] & pcs
+    return out & theirs
+
+
+def royal_squares(board: Board, color: int) -> int:
+    bb = 0
+    kinds = board.kind_bb
+    for k in board.compiled.royal_kinds:
+        bb |= kinds[k]
+    return bb & board.occ[color]
+
+
+def in_check(board: Board, color: int) -> bool:
+    """Is any royal piece of `color` attacked?"""
+    royals = royal_squares(board, color)
+    occupied = board.occ[0] | board.occ[1]
+    them = color ^ 1
+    while royals:
+        low = royals & -royals
+        if attacked_by(board, them, low.bit_length() - 1, occupied):
+            return True
+        royals ^= low
+    return False
+
+
+def _emit(moves: list[int], frm: int, targets: int, promo_zone: int, choices: tuple[int, ...]) -> None:
+    base = frm
+    if targets & promo_zone:
+        promo = targets & promo_zone
+        targets ^= promo
+        while promo:
+            low = promo & -promo
+            to = low.bit_length() - 1
+            for c in choices:
+                moves.append(base | to << TO_SHIFT | (c + 1) << PROMO_SHIFT)
+            promo ^= low
+    while targets:
+        low = targets & -targets
+        moves.append(base | (low.bit_length() - 1) << TO_SHIFT)
+        targets ^= low
+
+
+def pseudo_targets(board: Board, sq: int, kind: int, color: int, occupied: int) -> int:
+    g = board.compiled.gens[color][kind]
+    own = board.occ[color]
+    if g.same:
+        return g.quiet.attacks(sq, occupied) & ~own
+    return (g.quiet.attacks(sq, occupied) & ~occupied) | (g.capture.attacks(sq, occupied) & board.occ[color ^ 1])
+
+
+def campmate_reached(board: Board) -> bool:
+    comp = board.compiled
+    bb = 0
+    for k in comp.camp_kinds:
+        bb |= board.kind_bb[k]
+    occ = board.occ
+    return bool(bb & ((occ[0] & comp.camp_zone[0]) | (occ[1] & comp.camp_zone[1])))
+
+
+def generate_legal(board: Board) -> list[int]:
+    """Every legal move; none once the game is won by reaching a camp (as Fairy-Stockfish counts)."""
+    comp = board.compiled
+    if comp.camp_kinds and campmate_reached(board):
+        return []
+    us = board.turn
+    royals = royal_squares(board, us)
+    if not comp.simple or royals & (royals - 1) or not royals:
+        return _generate_by_testing(board)
+    them = us ^ 1
+    occ = board.occ
+    own = occ[us]
+    enemy = occ[them]
+    occupied = own | enemy
+    kinds = board.kind_bb
+    size = comp.size
+    between = comp.between
+    ksq = royals.bit_length() - 1
+    checkers = attackers(board, them, ksq, occupied)
+
+    # Pins: an enemy rider that would see the royal square through exactly one of our pieces.
+    pinned = 0
+    pin_masks: dict[int, int] = {}
+    for rider, group in comp.rider_groups[them]:
+        pcs = 0
+        for k in group:
+            pcs |= kinds[k]
+        snipers = rider.attacks[ksq][0] & pcs & enemy
+        while snipers:
+            low = snipers & -snipers
+            snipers ^= low
+            line = between[ksq * size + low.bit_length() - 1]
+            blockers = line & occupied
+            if blockers and not blockers & (blockers - 1) and blockers & own:
+                pinned |= blockers
+                pin_masks[blockers] = line | low
+
+    if checkers:
+        if checkers & (checkers - 1):
+            target_mask = 0
+        else:
+            csq = checkers.bit_length() - 1
+            ck = board.mailbox[csq] >> 1
+            leap = comp.gens[them][ck].capture.leap
+            if leap is not None and leap[csq] >> ksq & 1:
+                target_mask = checkers
+            else:
+                target_mask = checkers | between.get(ksq * size + csq, 0)
+    else:
+        target_mask = -1
+
+    moves: list[int] = []
+    gens = comp.gens[us]
+    promo_zone = comp.promo_zone[us]
+    choices = comp.promo_choices[us]
+    not_own = ~own
+    empty = ~occupied
+    if target_mask:
+        for g in gens:
+            if g.royal:
+                continue
+            bb = kinds[g.kind] & own
+            if not bb:
+                continue
+            zone = promo_zone if g.promotes else 0
+            quiet = g.quiet
+            capture = g.capture
+            qleap = quiet.leap
+            qriders = quiet.riders
+            while bb:
+                low = bb & -bb
+                bb ^= low
+                sq = low.bit_length() - 1
+                t = qleap[sq] if qleap is not None else 0
+                for r in qriders:
+                    t |= r.attacks[sq][occupied & r.masks[sq]]
+                if g.same:
+                    t &= not_own
+                else:
+                    t &= empty
+                    c = capture.leap[sq] if capture.leap is not None else 0
+                    for r in capture.riders:
+                        c |= r.attacks[sq][occupied & r.masks[sq]]
+                    t |= c & enemy
+                if g.pawn and comp.double_step[us] & low:
+                    one = sq + comp.forward[us]
+                    if empty >> one & 1:
+                        two = one + comp.forward[us]
+                        if 0 <= two < size and empty >> two & 1 and target_mask >> two & 1:
+                            if not pinned & low or pin_masks[low] >> two & 1:
+                                moves.append(sq | two << TO_SHIFT | FLAG_DOUBLE << FLAG_SHIFT)
+                t &= target_mask
+                if pinned & low:
+                    t &= pin_masks[low]
+                if t:
+                    _emit(moves, sq, t, zone, choices)
+    # The royal piece: every destination must be safe once it has left its square.
+    rk = board.mailbox[ksq] >> 1
+    t = pseudo_targets(board, ksq, rk, us, occupied)
+    without_king = occupied ^ royals
+    while t:
+        low = t & -t
+        t ^= low
+        to = low.bit_length() - 1
+        if not attacked_by(board, them, to, without_king):
+            moves.append(ksq | to << TO_SHIFT)
+    if board.castling and not checkers:
+        _castling_moves(board, moves, ksq, us, occupied)
+    if board.ep_square >= 0:
+        _ep_moves(board, moves, us, occupied)
+    return moves
+
+
+def _castling_moves(board: Board, moves: list[int], ksq: int, us: int, occupied: int) -> None:
+    comp = board.compiled
+    rights = board.castling & comp.back_rank[us]
+    cols = comp.cols
+    rank_base = ksq - ksq % cols
+    them = us ^ 1
+    while rights:
+        low = rights & -rights
+        rights ^= low
+        rook = low.bit_length() - 1
+        if rook // cols != ksq // cols:
+            continue
+        kingside = rook > ksq
+        k_to = rank_base + (cols - 2 if kingside else 2)
+        r_to = rank_base + (cols - 3 if kingside else 3)
+        lo = min(ksq, k_to, rook, r_to)
+        hi = max(ksq, k_to, rook, r_to)
+        span = ((1 << (hi + 1)) - 1) ^ ((1 << lo) - 1)
+        if span & occupied & ~(1 << ksq) & ~low:
+            continue
+        step = 1 if k_to > ksq else -1
+        occ_wo = occupied ^ (1 << ksq) ^ low
+        safe = True
+        for sq in range(ksq, k_to + step, step):
+            if attacked_by(board, them, sq, occ_wo):
+                safe = False
+                break
+        if safe:
+            moves.append(ksq | k_to << TO_SHIFT | FLAG_CASTLE << FLAG_SHIFT)
+
+
+def _ep_moves(board: Board, moves: list[int], us: int, occupied: int) -> None:
+    comp = board.compiled
+    ep = board.ep_square
+    kinds = board.kind_bb
+    own = board.occ[us]
+    for k in comp.pawn_kinds:
+        g = comp.gens[us][k]
+        bb = kinds[k] & own
+        while bb:
+            low = bb & -bb
+            bb ^= low
+            sq = low.bit_length() - 1
+            if g.capture.attacks(sq, occupied) >> ep & 1:
+                m = sq | ep << TO_SHIFT | FLAG_EP << FLAG_SHIFT
+                if board.is_safe_after(m):
+                    moves.append(m)
+
+
+def generate_pseudo(board: Board) -> list[int]:
+    """Every move ignoring royal safety (used by the make-and-test path)."""
+    comp = board.compiled
+    us = board.turn
+    occ = board.occ
+    own = occ[us]
+    occupied = own | occ[us ^ 1]
+    empty = ~occupied
+    kinds = board.kind_bb
+    moves: list[int] = []
+    zone_all = comp.promo_zone[us]
+    choices = comp.promo_choices[us]
+    for g in comp.gens[us]:
+        bb = kinds[g.kind] & own
+        while bb:
+            low = bb & -bb
+            bb ^= low
+            sq = low.bit_length() - 1
+            t = pseudo_targets(board, sq, g.kind, us, occupied)
+            if g.pawn and comp.double_step[us] & low:
+                one = sq + comp.forward[us]
+                two = one + comp.forward[us]
+                if empty >> one & 1 and 0 <= two < comp.size and empty >> two & 1:
+                    moves.append(sq | two << TO_SHIFT | FLAG_DOUBLE << FLAG_SHIFT)
+            if t:
+                _emit(moves, sq, t, zone_all if g.promotes else 0, choices)
+    royals = royal_squares(board, us)
+    if board.castling and royals and not royals & (royals - 1) and not in_check(board, us):
+        _castling_moves(board, moves, royals.bit_length() - 1, us, occupied)
+    if board.ep_square >= 0:
+        for k in comp.pawn_kinds:
+            g = comp.gens[us][k]
+            bb = kinds[k] & own
+            while bb:
+                low = bb & -bb
+                bb ^= low
+                sq = low.bit_length() - 1
+                if g.capture.attacks(sq, occupied) >> board.ep_square & 1:
+                    moves.append(sq | board.ep_square << TO_SHIFT | FLAG_EP << FLAG_SHIFT)
+    return moves
+
+
+def _generate_by_testing(board: Board) -> list[int]:
+    return [m for m in generate_pseudo(board) if board.is_safe_after(m)]

@@ -1,0 +1,128 @@
+"""The rules of a variant as plain data: what a variant document describes, already validated.
+
+The loader (hordes.variants) builds these objects from documents; the position and the move
+generator read them. Nothing here knows any variant by name.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import IntEnum
+
+from hordes.core.betza import Component
+from hordes.core.geometry import Geometry
+
+
+class Color(IntEnum):
+    WHITE = 0
+    BLACK = 1
+
+    @property
+    def other(self) -> Color:
+        return Color(1 - self)
+
+    @property
+    def label(self) -> str:
+        return "white" if self == 0 else "black"
+
+
+WHITE = Color.WHITE
+BLACK = Color.BLACK
+
+
+@dataclass(frozen=True, slots=True)
+class PieceType:
+    """A kind of piece: its letter (upper case; '+R' style for promoted-looking kinds), Betza movement and flags."""
+
+    letter: str
+    name: str
+    betza: str
+    components: tuple[Component, ...]
+    royal: bool = False
+    pawn: bool = False  # takes part in double steps and en passant
+    value_mg: int = 0
+    value_eg: int = 0
+    # Mechanisms a document can switch on per piece kind (used by Hordes of Change and friends):
+    changes_owner_on_capture: bool = False
+    transforms_to: str | None = None  # letter of the kind this piece may turn into, as a whole move
+    pull_betza: str | None = None  # a magnet: pulls the first piece on these lines next to itself
+    pull_components: tuple[Component, ...] = ()
+    immobile: bool = False  # never moves or captures by itself (magnets)
+    restricts: bool = False  # adjacent enemy restrictable pieces lose directions away from it
+    restrictable: bool = False  # this piece's directions can be closed by enemy restricting pieces
+
+    @property
+    def mobile_components(self) -> tuple[Component, ...]:
+        return () if self.immobile else self.components
+
+
+@dataclass(frozen=True, slots=True)
+class Promotion:
+    """Promotion for one side: which piece kinds promote, on which ranks (0-based), to what."""
+
+    pieces: tuple[str, ...] = ()
+    ranks: tuple[int, ...] = ()
+    choices: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Campmate:
+    """A royal piece that reaches one of these ranks (0-based, per side) wins at once."""
+
+    pieces: tuple[str, ...]
+    ranks: tuple[tuple[int, ...], tuple[int, ...]]
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    castling: bool = False
+    double_step_ranks: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
+    en_passant: bool = False
+    promotion: tuple[Promotion, Promotion] = (Promotion(), Promotion())
+    campmate: Campmate | None = None
+    stalemate: str = "draw"  # draw | loss | win, for the side to move
+    repetition_count: int = 3
+    repetition_result: str = "draw"  # draw | loss (the player who completes the repetition loses)
+    n_move_rule: int = 0  # full moves without capture or resetting move; 0 = none
+    n_move_reset: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
+    insufficient_material: bool = False
+    no_legal_moves: str = "stalemate"  # stalemate | loss: what having no move means when not in check
+    checkmate: str = "loss"
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A validated variant: board, pieces, rules and documentation."""
+
+    slug: str
+    title: str
+    geometry: Geometry
+    pieces: tuple[PieceType, ...]
+    rules: Rules
+    start_fen: str
+    aliases: tuple[str, ...] = ()
+    summary: str = ""
+    body: str = ""  # the markdown rules page
+    source: str = "<builtin>"
+    meta: dict[str, object] = field(default_factory=dict)
+    letter_index: dict[str, int] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "letter_index", {p.letter: i for i, p in enumerate(self.pieces)})
+
+    def kind_of(self, letter: str) -> int:
+        """Index of a piece kind by its (upper-case) letter; KeyError if absent."""
+        return self.letter_index[letter]
+
+    def has_letter(self, letter: str) -> bool:
+        return letter in self.letter_index
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return (self.slug, *self.aliases)
+
+    def __hash__(self) -> int:
+        return hash((self.slug, self.source))
+
+    def __eq__(self, other: object) -> bool:
+        return self is other

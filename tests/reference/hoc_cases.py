@@ -1,4 +1,4 @@
-"""Rule cases for Hordes of Change (rules H1-H19 of docs/rules/hordes-of-change.md), as plain data.
+"""Rule cases for Hordes of Change (rules H1-H19 of /work/shared/rules/hordes-of-change.md), as plain data.
 
 Every expected value was worked out by hand from the rules text and is checked against the reference
 generator by ``test_hoc_reference.py``; the fast generator's tests can run the same cases.
@@ -32,7 +32,7 @@ class Case:
     legal: frozenset[str] = frozenset()
     illegal: frozenset[str] = frozenset()
     check: bool | None = None
-    outcome: tuple[str, str] | None | str = None
+    outcome: tuple[str, str] | str | None = None
     after: tuple[tuple[str, str], ...] = ()
     note: str = ""
     exact: bool = False
@@ -194,7 +194,7 @@ CASES: list[Case] = [
         legal=_set("e5e2 e1e1 a3a3 a3a2 a3a4 a3b2 a3b3 a3b4"),
         exact=True,
         after=(("e5e2", "8/8/8/8/8/K7/4k3/4+R3 b - - 1 1"),),
-        note="Rules example 5: White Rook Magnet e1, empty e2-e4, Black King e5: the pull puts the King on e2.",
+        note="Rules example 5: White Rook Magnet e1, empty e2-e4, Black King e5: the pull puts it on e2.",
     ),
     Case(
         rule="H8",
@@ -389,8 +389,8 @@ CASES: list[Case] = [
         exact=True,
         after=(("e1e1", "4k3/8/8/8/8/7K/4R3/4+r3 w - - 1 2"),),
         note=(
-            "Black is in check from the Rook e2. Turning the Rook e1 into a Rook Magnet closes the Rook's way "
-            "north. Capturing e2 does not help: the capturing Rook becomes White's and still checks."
+            "Black is in check from the Rook e2. Turning the Rook e1 into a Rook Magnet closes the Rook's "
+            "way north. Capturing e2 does not help: the capturing Rook becomes White's and still checks."
         ),
     ),
     # ---------------------------------------------------------------------------------- H10: King
@@ -463,7 +463,7 @@ CASES: list[Case] = [
         illegal=_set("f2c5"),
         check=False,
         exact=True,
-        note="After f2xc5 the Bishop is Black's and attacks the White Knight g1 through the square f2 it left.",
+        note="After f2xc5 the Bishop is Black's and attacks the White Knight g1 through the vacated f2.",
     ),
     Case(
         rule="H12",
@@ -515,7 +515,7 @@ CASES: list[Case] = [
         check=True,
         exact=True,
         outcome=("white", "no_legal_moves"),
-        note="The Rooks a1 and b1 cover the a- and b-files; the King cannot escape and transforming does not help.",
+        note="The Rooks a1 and b1 cover the a- and b-files; no escape, and transforming does not help.",
     ),
     Case(
         rule="H14",
@@ -562,7 +562,7 @@ CASES: list[Case] = [
         fen="k7/8/8/8/8/8/8/7K b - - 0 1",
         moves=("a8a8", "h1h1", "a8a8", "h1h1", "a8a8", "h1h1", "a8a8", "h1h1"),
         outcome=("black", "repetition"),
-        note="King/Knight transformations repeat; with Black to move first, White's h1h1 makes the third one.",
+        note="King/Knight transformations repeat; Black moves first, so White's h1h1 makes the third one.",
     ),
     # ---------------------------------------------------------------------------------- H16: no draws
     Case(

@@ -1,6 +1,6 @@
 """Plain, slow reference move generator for "Hordes of Change".
 
-Written only from the rules text (docs: /work/shared/rules/hordes-of-change.md, rules H1-H20) and used
+Written only from the rules text (/work/shared/rules/hordes-of-change.md, rules H1-H20) and used
 only by tests, to check the fast generator differentially. Clarity over speed: the board is a plain
 list of 64 squares (index = rank * 8 + file, a1 = 0, h8 = 63), no bitboards.
 
@@ -129,9 +129,12 @@ def is_restricted(board: Board, sq: int, direction: tuple[int, int]) -> bool:
         if magnet is None or magnet.color == piece.color:
             continue
         orthogonal_offset = offset in ORTHOGONAL
-        if magnet.kind == ROOK_MAGNET and orthogonal_offset or magnet.kind == BISHOP_MAGNET and not orthogonal_offset:
-            if direction[0] * offset[0] + direction[1] * offset[1] < 0:
-                return True
+        restricts = (magnet.kind == ROOK_MAGNET and orthogonal_offset) or (
+            magnet.kind == BISHOP_MAGNET and not orthogonal_offset
+        )
+        leads_away = direction[0] * offset[0] + direction[1] * offset[1] < 0
+        if restricts and leads_away:
+            return True
     return False
 
 
@@ -173,9 +176,9 @@ def royal_in_danger(board: Board, color: str) -> bool:
     """H12: could the opponent capture any royal piece (King or Knight) of ``color``?"""
     for sq in range(64):
         piece = board[sq]
-        if piece is not None and piece.color == color and piece.kind in ROYAL_KINDS:
-            if is_attacked_by(board, sq, other(color)):
-                return True
+        is_royal = piece is not None and piece.color == color and piece.kind in ROYAL_KINDS
+        if is_royal and is_attacked_by(board, sq, other(color)):
+            return True
     return False
 
 
@@ -382,9 +385,13 @@ class RefPosition:
         else:
             raise ValueError(f"FEN side to move must be 'w' or 'b', got {fields[1]!r}")
         if fields[2] != "-":
-            raise ValueError(f"Hordes of Change has no castling: the FEN castling field must be '-' (H18), got {fields[2]!r}")
+            raise ValueError(
+                f"Hordes of Change has no castling: the FEN castling field must be '-', got {fields[2]!r}"
+            )
         if fields[3] != "-":
-            raise ValueError(f"Hordes of Change has no en passant: the FEN field must be '-' (H18), got {fields[3]!r}")
+            raise ValueError(
+                f"Hordes of Change has no en passant: the FEN field must be '-' (H18), got {fields[3]!r}"
+            )
         halfmove, fullmove = 0, 1
         if len(fields) == 6:
             try:
@@ -396,7 +403,9 @@ class RefPosition:
                 raise ValueError(f"FEN clocks out of range (halfmove >= 0, fullmove >= 1): {fen!r}")
         for color in (WHITE, BLACK):
             if not any(p is not None and p.color == color and p.kind in ROYAL_KINDS for p in board):
-                raise ValueError(f"invalid position (H17): {color} has no royal piece (King or Knight): {fen!r}")
+                raise ValueError(
+                    f"invalid position (H17): {color} has no royal piece (King or Knight): {fen!r}"
+                )
         return cls(board, turn, halfmove, fullmove)
 
     def fen(self) -> str:

@@ -10,7 +10,15 @@ from collections import Counter
 import pytest
 
 from tests.reference.hoc_cases import CASES, Case
-from tests.reference.hoc_reference import START_FEN, RefPosition, perft
+from tests.reference.hoc_reference import (
+    ROYAL_KINDS,
+    START_FEN,
+    Board,
+    RefPosition,
+    other,
+    perft,
+    pseudo_legal_moves,
+)
 
 VALID_CASES = [case for case in CASES if case.fen_valid]
 INVALID_CASES = [case for case in CASES if not case.fen_valid]
@@ -116,7 +124,7 @@ def test_h3_start_bishops_split_and_black_mirrors_white() -> None:
         assert light == 6
     for sq, piece in enumerate(pos.board):
         mirror = pos.board[(7 - sq // 8) * 8 + sq % 8]
-        assert piece is not None and mirror is not None or piece is None and mirror is None
+        assert (piece is None) == (mirror is None)
         if piece is not None and mirror is not None:
             assert piece.kind == mirror.kind and piece.color != mirror.color
     assert pos.turn == "white"
@@ -244,3 +252,61 @@ def test_random_games_reach_some_game_ends() -> None:
             assert outcome[0] != pos.turn
     print(dict(ends))
     assert sum(ends.values()) == 30
+
+
+# ----------------------------------------------------------------------------------------------- cross-checks
+
+
+def _sample_positions(seeds: range, plies: int, every: int) -> list[str]:
+    fens: list[str] = []
+    for seed in seeds:
+        rng = random.Random(seed)
+        pos = RefPosition.from_fen(START_FEN)
+        for ply in range(plies):
+            if pos.outcome() is not None:
+                break
+            if ply % every == 0:
+                fens.append(pos.fen())
+            pos.push(rng.choice(sorted(pos.legal_moves())))
+    return fens
+
+
+def _royal_count(board: Board, color: str) -> int:
+    return sum(1 for p in board if p is not None and p.color == color and p.kind in ROYAL_KINDS)
+
+
+@pytest.mark.parametrize("fen", _sample_positions(range(100, 102), plies=90, every=15))
+def test_h12_legality_by_brute_force(fen: str) -> None:
+    """A move is legal iff no opponent reply (from the move generator itself) takes a royal of the mover.
+
+    This checks the attack test used by H12 against the move generator: two separate code paths.
+    """
+    pos = RefPosition.from_fen(fen)
+    mover = pos.turn
+    legal = pos.legal_moves()
+    expected: set[str] = set()
+    for uci, board, _capture in pseudo_legal_moves(pos.board, mover):
+        royals = _royal_count(board, mover)
+        replies = pseudo_legal_moves(board, other(mover))
+        if all(_royal_count(reply, mover) == royals for _, reply, _ in replies):
+            expected.add(uci)
+    assert legal == expected
+
+
+def _mirror_fen(fen: str) -> str:
+    """Swap colours and flip the board vertically (rank 1 <-> rank 8)."""
+    placement, side, *rest = fen.split()
+    rows = [row.swapcase() for row in reversed(placement.split("/"))]
+    return " ".join(["/".join(rows), "b" if side == "w" else "w", *rest])
+
+
+def _mirror_uci(uci: str) -> str:
+    return "".join(ch if ch.isalpha() else str(9 - int(ch)) for ch in uci)
+
+
+@pytest.mark.parametrize("fen", _sample_positions(range(200, 203), plies=100, every=10))
+def test_colour_mirror_symmetry(fen: str) -> None:
+    pos = RefPosition.from_fen(fen)
+    mirrored = RefPosition.from_fen(_mirror_fen(fen))
+    assert mirrored.legal_moves() == {_mirror_uci(uci) for uci in pos.legal_moves()}
+    assert mirrored.is_check() == pos.is_check()

@@ -68,7 +68,9 @@ class Component:
 
     def reversed(self) -> Component:
         """The vectors pointing back: where an attacker must stand to hit a square."""
-        return Component(tuple((-dx, -dy) for dx, dy in self.vectors), self.max_steps, self.move, self.capture)
+        return Component(
+            tuple((-dx, -dy) for dx, dy in self.vectors), self.max_steps, self.move, self.capture
+        )
 
 
 def _matches(group: str, dx: int, dy: int) -> bool:
@@ -91,7 +93,7 @@ def _matches(group: str, dx: int, dy: int) -> bool:
 
     if len(group) == 1:
         return single(group)
-    first, second = group
+    first, second = group[0], group[1]
     if second == "h":  # half: fh = every move with a forward component
         return single(first)
     if first == second:  # ff, bb, ll, rr: the narrow moves in that direction

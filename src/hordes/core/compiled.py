@@ -78,7 +78,15 @@ def compile_variant(variant: Variant) -> Compiled:
             capture = build_pattern(geo, [c for c in comps if c.capture])
             same = all(c.move and c.capture for c in comps)
             gens[color].append(
-                KindGen(kind, quiet, quiet if same else capture, same, piece.pawn, piece.royal, kind in promo_kinds[color])
+                KindGen(
+                    kind,
+                    quiet,
+                    quiet if same else capture,
+                    same,
+                    piece.pawn,
+                    piece.royal,
+                    kind in promo_kinds[color],
+                )
             )
             # Where must a piece of this kind stand to capture on a square? The reversed capture vectors.
             reverse = build_pattern(geo, [c.reversed() for c in comps if c.capture])
@@ -101,7 +109,8 @@ def compile_variant(variant: Variant) -> Compiled:
         letters = rules.n_move_reset[color]
         resets.append(frozenset(variant.kind_of(x) for x in letters) if letters else frozenset(pawn_kinds))
     simple = not any(
-        p.changes_owner_on_capture or p.transforms_to or p.pull_components or p.restricts for p in variant.pieces
+        p.changes_owner_on_capture or p.transforms_to or p.pull_components or p.restricts
+        for p in variant.pieces
     )
     return Compiled(
         variant=variant,
@@ -126,7 +135,10 @@ def compile_variant(variant: Variant) -> Compiled:
         ),
         camp_kinds=tuple(variant.kind_of(x) for x in camp.pieces) if camp else (),
         camp_zone=(
-            (geo.parse_rank_list([r + 1 for r in camp.ranks[0]]), geo.parse_rank_list([r + 1 for r in camp.ranks[1]]))
+            (
+                geo.parse_rank_list([r + 1 for r in camp.ranks[0]]),
+                geo.parse_rank_list([r + 1 for r in camp.ranks[1]]),
+            )
             if camp
             else (0, 0)
         ),

@@ -35,7 +35,9 @@ def parse_placement(variant: Variant, fen: str, placement: str) -> list[int]:
     geo = variant.geometry
     rows = placement.split("/")
     if len(rows) != geo.rows:
-        raise InvalidFenError(fen, "placement", f"expected {geo.rows} ranks separated by '/', found {len(rows)}")
+        raise InvalidFenError(
+            fen, "placement", f"expected {geo.rows} ranks separated by '/', found {len(rows)}"
+        )
     board = [EMPTY] * geo.size
     for i, row in enumerate(rows):
         rank = geo.rows - 1 - i
@@ -70,7 +72,9 @@ def parse_placement(variant: Variant, fen: str, placement: str) -> list[int]:
             file += 1
             j += len(token)
         if file != geo.cols:
-            raise InvalidFenError(fen, "placement", f"rank {rank + 1} has {file} squares, expected {geo.cols}")
+            raise InvalidFenError(
+                fen, "placement", f"rank {rank + 1} has {file} squares, expected {geo.cols}"
+            )
     return board
 
 
@@ -106,7 +110,9 @@ def parse_fen(variant: Variant, fen: str) -> Setup:
     if not fields:
         raise InvalidFenError(fen, "placement", "empty FEN")
     if len(fields) > 6:
-        raise InvalidFenError(fen, "fields", f"expected at most 6 space-separated fields, found {len(fields)}")
+        raise InvalidFenError(
+            fen, "fields", f"expected at most 6 space-separated fields, found {len(fields)}"
+        )
     board = parse_placement(variant, fen, fields[0])
     geo = variant.geometry
     turn_text = fields[1] if len(fields) > 1 else "w"
@@ -167,7 +173,9 @@ def _check_material(variant: Variant, fen: str, setup: Setup) -> None:
             raise InvalidFenError(fen, "placement", f"{name} has no royal piece")
         if counts[color] > max(1, start[color]):
             raise InvalidFenError(
-                fen, "placement", f"{name} has {counts[color]} royal pieces; {variant.title} allows {start[color]}"
+                fen,
+                "placement",
+                f"{name} has {counts[color]} royal pieces; {variant.title} allows {start[color]}",
             )
     geo = variant.geometry
     for color in (0, 1):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from functools import lru_cache
+from functools import cache
 
 from hordes.errors import HordesError
 
@@ -73,7 +73,7 @@ class Geometry:
         return bb
 
 
-@lru_cache(maxsize=None)
+@cache
 def geometry(rows: int, cols: int) -> Geometry:
     """Shared Geometry objects, so attack tables built for one are reused by every variant of that size."""
     return Geometry(rows, cols)

@@ -110,7 +110,9 @@ def pseudo_targets(board: Board, sq: int, kind: int, color: int, occupied: int) 
     own = board.occ[color]
     if g.same:
         return g.quiet.attacks(sq, occupied) & ~own
-    return (g.quiet.attacks(sq, occupied) & ~occupied) | (g.capture.attacks(sq, occupied) & board.occ[color ^ 1])
+    return (g.quiet.attacks(sq, occupied) & ~occupied) | (
+        g.capture.attacks(sq, occupied) & board.occ[color ^ 1]
+    )
 
 
 def campmate_reached(board: Board) -> bool:
@@ -210,9 +212,9 @@ def generate_legal(board: Board) -> list[int]:
                     one = sq + comp.forward[us]
                     if empty >> one & 1:
                         two = one + comp.forward[us]
-                        if 0 <= two < size and empty >> two & 1 and target_mask >> two & 1:
-                            if not pinned & low or pin_masks[low] >> two & 1:
-                                moves.append(sq | two << TO_SHIFT | FLAG_DOUBLE << FLAG_SHIFT)
+                        on_board = 0 <= two < size and empty >> two & 1 and target_mask >> two & 1
+                        if on_board and (not pinned & low or pin_masks[low] >> two & 1):
+                            moves.append(sq | two << TO_SHIFT | FLAG_DOUBLE << FLAG_SHIFT)
                 t &= target_mask
                 if pinned & low:
                     t &= pin_masks[low]

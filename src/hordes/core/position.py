@@ -121,7 +121,7 @@ class LegalMoves:
         return f"<LegalMoves ({', '.join(m.uci() for m in self)})>"
 
 
-# An undo record: (move int, kind bitboards, occupancy, mailbox changes, castling, ep, halfmove, fullmove, hash)
+# An undo record: move int, kind bitboards, occupancy, mailbox changes, castling, ep, clocks, hash
 _Undo = tuple[int, list[int], list[int], list[tuple[int, int]], int, int, int, int, int]
 
 
@@ -337,7 +337,17 @@ class Board:
         captured = mailbox[to]
         changes = [(frm, code), (to, captured)]
         self._stack.append(
-            (m, list(kinds), list(occ), changes, self.castling, self.ep_square, self.halfmove, self.fullmove, self._hash)
+            (
+                m,
+                list(kinds),
+                list(occ),
+                changes,
+                self.castling,
+                self.ep_square,
+                self.halfmove,
+                self.fullmove,
+                self._hash,
+            )
         )
         h = self._hash ^ comp.z_turn
         if self.ep_square >= 0:
@@ -478,30 +488,31 @@ class Board:
         return None
 
     def has_insufficient_material(self, color: Color | int) -> bool:
-        """Chess-style: only the royal piece and at most one knight or bishop, or bishops of one square colour."""
+        """Can `color` never mate, whatever the moves? Chess conventions (as python-chess and
+        Fairy-Stockfish): a lone knight against king and queens only, or bishops all on one shade
+        with no pawns or knights on the board."""
         if not self.variant.rules.insufficient_material:
             return False
-        variant = self.variant
-        minors: list[tuple[str, int]] = []
-        for sq in movegen_iter(self.occ[color]):
-            piece = variant.pieces[self.mailbox[sq] >> 1]
-            if piece.royal:
-                continue
-            if piece.betza not in ("N", "B"):
-                return False
-            minors.append((piece.betza, sq))
-        if len(minors) <= 1:
+        pieces = self.variant.pieces
+        mailbox = self.mailbox
+        ours = [pieces[mailbox[sq] >> 1] for sq in movegen_iter(self.occ[color])]
+        others = [p for p in ours if not p.royal]
+        if not others:
             return True
-        if all(b == "B" for b, _ in minors):
-            geo = self.geometry
-            shades = {(geo.file_of(sq) + geo.rank_of(sq)) % 2 for _, sq in minors}
-            them = self.occ[color ^ 1]
-            theirs_only_royal_or_bishops = all(
-                variant.pieces[self.mailbox[s] >> 1].royal or variant.pieces[self.mailbox[s] >> 1].betza == "B"
-                for s in movegen_iter(them)
-            )
-            return len(shades) == 1 and theirs_only_royal_or_bishops
-        return False
+        if any(p.betza not in ("N", "B") for p in others):
+            return False
+        if any(p.betza == "N" for p in others):
+            theirs = [pieces[mailbox[sq] >> 1] for sq in movegen_iter(self.occ[color ^ 1])]
+            return len(others) == 1 and all(p.royal or p.betza == "Q" for p in theirs)
+        geo = self.geometry
+        shades = set()
+        for sq in movegen_iter(self.occ[0] | self.occ[1]):
+            piece = pieces[mailbox[sq] >> 1]
+            if piece.pawn or piece.betza == "N":
+                return False
+            if piece.betza == "B":
+                shades.add((geo.file_of(sq) + geo.rank_of(sq)) % 2)
+        return len(shades) == 1
 
     def outcome(self) -> Outcome | None:
         """The end of the game by rule, or None. Repetition and the n-move rule end the game at once."""

@@ -32,7 +32,7 @@ BLACK = Color.BLACK
 
 @dataclass(frozen=True, slots=True)
 class PieceType:
-    """A kind of piece: its letter (upper case; '+R' style for promoted-looking kinds), Betza movement and flags."""
+    """A kind of piece: its letter (upper case; '+R' for magnet-like kinds), Betza movement and flags."""
 
     letter: str
     name: str
@@ -105,6 +105,7 @@ class Variant:
     body: str = ""  # the markdown rules page
     source: str = "<builtin>"
     meta: dict[str, object] = field(default_factory=dict)
+    evaluation: dict[str, object] = field(default_factory=dict)  # engine.evaluation, read by the engine
     letter_index: dict[str, int] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:

@@ -9,7 +9,7 @@ Rays in opposite directions (one line) share a table; lines are merged while the
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 
 from hordes.core.betza import Component, Vector
 from hordes.core.geometry import Geometry
@@ -41,7 +41,7 @@ def _ray(geo: Geometry, sq: int, d: Vector, max_steps: int) -> list[int]:
     return out
 
 
-@lru_cache(maxsize=None)
+@cache
 def leap_table(geo: Geometry, vectors: tuple[Vector, ...]) -> Leap:
     table = []
     for sq in range(geo.size):
@@ -54,7 +54,7 @@ def leap_table(geo: Geometry, vectors: tuple[Vector, ...]) -> Leap:
     return table
 
 
-@lru_cache(maxsize=None)
+@cache
 def rider_table(geo: Geometry, directions: tuple[Vector, ...], max_steps: int) -> Rider:
     masks: list[int] = []
     attacks: list[dict[int, int]] = []
@@ -153,9 +153,9 @@ def build_pattern(geo: Geometry, components: list[Component]) -> Pattern:
     return Pattern(leap, riders)
 
 
-@lru_cache(maxsize=None)
+@cache
 def between_table(geo: Geometry, directions: frozenset[Vector]) -> dict[int, int]:
-    """Squares strictly between a and b (key a * size + b) when b lies on a ray of a in one of the directions."""
+    """Squares strictly between a and b (key a * size + b) when b is on a ray from a in these directions."""
     out: dict[int, int] = {}
     for a in range(geo.size):
         for d in directions:

@@ -28,4 +28,11 @@ def add_variant_path(path: str | Path) -> Variant:
     return REGISTRY.add_path(Path(path))
 
 
-__all__ = ["Variant", "add_variant_path", "builtin_variants", "load_variant", "normalise_name", "parse_variant"]
+__all__ = [
+    "Variant",
+    "add_variant_path",
+    "builtin_variants",
+    "load_variant",
+    "normalise_name",
+    "parse_variant",
+]

@@ -245,7 +245,11 @@ def _rules(chk: _Checker, spec: Any, pieces: Mapping[str, PieceType], rows: int)
         if not letters:
             raise chk.fail(f"{key}.pieces", "name the piece(s) that win by reaching the ranks")
         kw["campmate"] = Campmate(
-            letters, (chk.ranks(f"{key}.white", cm.get("white", []), rows), chk.ranks(f"{key}.black", cm.get("black", []), rows))
+            letters,
+            (
+                chk.ranks(f"{key}.white", cm.get("white", []), rows),
+                chk.ranks(f"{key}.black", cm.get("black", []), rows),
+            ),
         )
     if "stalemate" in data:
         kw["stalemate"] = chk.choice("engine.rules.stalemate", data["stalemate"], ("draw", "loss", "win"))
@@ -285,7 +289,12 @@ class Registry:
             names: dict[str, Path] = {}
             for path in sorted(self.directory.glob("*.md")):
                 data, _ = split_front_matter(path.read_text(encoding="utf-8"), str(path))
-                for name in (path.stem, data.get("slug", ""), data.get("title", ""), *data.get("aliases", [])):
+                for name in (
+                    path.stem,
+                    data.get("slug", ""),
+                    data.get("title", ""),
+                    *data.get("aliases", []),
+                ):
                     if name:
                         names.setdefault(normalise_name(str(name)), path)
             self._names = names
@@ -297,7 +306,7 @@ class Registry:
     def add_path(self, path: Path) -> Variant:
         """Load a user's document and make it findable by its names (e.g. a UCI VariantPath)."""
         variant = self.load(str(path))
-        for name in variant.names + (variant.title,):
+        for name in (*variant.names, variant.title):
             self.extra[normalise_name(name)] = path
         return variant
 
@@ -320,7 +329,9 @@ class Registry:
             self._cache[key] = self.parse(path.read_text(encoding="utf-8"), str(path), path.parent)
         return self._cache[key]
 
-    def resolve_data(self, text: str, source: str, base: Path | None, seen: tuple[str, ...] = ()) -> tuple[dict[str, Any], str]:
+    def resolve_data(
+        self, text: str, source: str, base: Path | None, seen: tuple[str, ...] = ()
+    ) -> tuple[dict[str, Any], str]:
         """Front matter merged with all its ancestors' (engine part only is inherited)."""
         data, body = split_front_matter(text, source)
         chk = _Checker(source)
@@ -383,7 +394,9 @@ def build_variant(data: Mapping[str, Any], body: str, source: str) -> Variant:
     if rules.campmate is not None:
         for letter in rules.campmate.pieces:
             if not pieces[letter].royal:
-                raise chk.fail("engine.rules.campmate.pieces", f"{letter} is not royal; only royal pieces camp")
+                raise chk.fail(
+                    "engine.rules.campmate.pieces", f"{letter} is not royal; only royal pieces camp"
+                )
     if rules.en_passant and not any(p.pawn for p in pieces.values()):
         raise chk.fail("engine.rules.en_passant", "en passant is on but no piece has 'pawn: true'")
     setup = chk.string("engine.setup", engine.get("setup"))
@@ -402,6 +415,7 @@ def build_variant(data: Mapping[str, Any], body: str, source: str) -> Variant:
         body=body,
         source=source,
         meta=meta,
+        evaluation=chk.mapping("engine.evaluation", engine.get("evaluation", {})),
     )
     from hordes.core.fen import parse_fen  # the FEN parser needs the finished variant
 

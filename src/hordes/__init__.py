@@ -1,0 +1,50 @@
+"""hordes: asymmetric and shape-shifting chess variants — rules, notation, engine and web app.
+
+>>> from hordes import Board
+>>> board = Board("orda")
+>>> board.push_uci("e2e4")
+Move.from_uci('e2e4')
+>>> board.legal_moves.count()
+28
+"""
+
+from hordes.core.position import Board, LegalMoves, Move, Outcome, Termination
+from hordes.core.rules import BLACK, WHITE, Color, PieceType, Rules, Variant
+from hordes.errors import (
+    AmbiguousMoveError,
+    BetzaError,
+    HordesError,
+    IllegalMoveError,
+    InvalidFenError,
+    InvalidMoveError,
+    UnknownVariantError,
+    VariantError,
+)
+from hordes.variants import builtin_variants, load_variant, parse_variant
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "BLACK",
+    "WHITE",
+    "AmbiguousMoveError",
+    "BetzaError",
+    "Board",
+    "Color",
+    "HordesError",
+    "IllegalMoveError",
+    "InvalidFenError",
+    "InvalidMoveError",
+    "LegalMoves",
+    "Move",
+    "Outcome",
+    "PieceType",
+    "Rules",
+    "Termination",
+    "UnknownVariantError",
+    "Variant",
+    "VariantError",
+    "builtin_variants",
+    "load_variant",
+    "parse_variant",
+]

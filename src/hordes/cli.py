@@ -1,0 +1,90 @@
+"""The `hordes` command line. User errors print one line and exit with status 2, never a traceback."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Sequence
+
+from hordes.core.position import Board
+from hordes.errors import HordesError
+from hordes.variants import REGISTRY, builtin_variants, load_variant
+
+
+def _cmd_variants(args: argparse.Namespace) -> int:
+    for v in builtin_variants():
+        names = ", ".join(v.aliases)
+        print(f"{v.slug:<10} {v.title}  —  {v.summary}" + (f"  (also: {names})" if names else ""))
+    return 0
+
+
+def _cmd_check(args: argparse.Namespace) -> int:
+    variant = REGISTRY.load(args.file)
+    board = Board(variant)
+    geo = variant.geometry
+    print(
+        f"{args.file}: ok — {variant.title} ({variant.slug}), {geo.cols}x{geo.rows}, "
+        f"{len(variant.pieces)} piece kinds, {board.legal_moves.count()} legal first moves"
+    )
+    return 0
+
+
+def _cmd_perft(args: argparse.Namespace) -> int:
+    board = Board(load_variant(args.variant), args.fen)
+    start = time.perf_counter()
+    if args.divide:
+        total = 0
+        for move in board.legal_moves:
+            board.push(move)
+            n = board.perft(args.depth - 1)
+            board.pop()
+            total += n
+            print(f"{move.uci()}: {n}")
+        print()
+    else:
+        total = board.perft(args.depth)
+    elapsed = time.perf_counter() - start
+    rate = f"  ({total / elapsed:,.0f} nodes/s)" if elapsed > 0 else ""
+    print(f"perft {args.depth}: {total}{rate}" if not args.quiet else total)
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="hordes", description="Chess variants: rules, notation and engine.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    p = sub.add_parser("variants", help="list the built-in variants")
+    p.set_defaults(func=_cmd_variants)
+    p = sub.add_parser("check", help="validate a variant document")
+    p.add_argument("file", help="path to a variant document (.md)")
+    p.set_defaults(func=_cmd_check)
+    p = sub.add_parser("perft", help="count the legal move tree")
+    p.add_argument("variant", help="variant name or document path")
+    p.add_argument("depth", type=int)
+    p.add_argument("--fen", help="start from this position instead of the variant's start")
+    p.add_argument("--divide", action="store_true", help="print the count below each first move")
+    p.add_argument("--quiet", action="store_true", help="print only the number")
+    p.set_defaults(func=_cmd_perft)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 0
+    try:
+        return int(args.func(args))
+    except HordesError as exc:
+        print(f"hordes: error: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        print(f"hordes: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,19 @@
+"""Shared test options: `--games N` runs more random games in the differential suites."""
+
+from __future__ import annotations
+
+import pytest
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--games",
+        type=int,
+        default=0,
+        help="random games per variant in differential tests (default: each suite's CI amount)",
+    )
+
+
+@pytest.fixture
+def games(request: pytest.FixtureRequest) -> int:
+    return int(request.config.getoption("--games"))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 import time
 from collections.abc import Sequence
@@ -50,6 +51,10 @@ def _cmd_perft(args: argparse.Namespace) -> int:
     return 0
 
 
+# Each layer above the core adds its own subcommands: a module with `register(subparsers)`.
+COMMAND_MODULES: tuple[str, ...] = ()
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="hordes", description="Chess variants: rules, notation and engine.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -65,6 +70,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--divide", action="store_true", help="print the count below each first move")
     p.add_argument("--quiet", action="store_true", help="print only the number")
     p.set_defaults(func=_cmd_perft)
+    for name in COMMAND_MODULES:
+        importlib.import_module(name).register(sub)
     return parser
 
 

@@ -11,7 +11,19 @@ from weakref import WeakKeyDictionary
 
 from hordes.core.betza import Component, Vector
 from hordes.core.rules import Variant
-from hordes.core.tables import Leap, Pattern, Rider, between_table, build_pattern
+from hordes.core.geometry import Geometry
+from hordes.core.tables import Leap, Pattern, Rider, between_table, build_pattern, leap_table
+
+
+def ray_squares(geo: Geometry, sq: int, d: Vector) -> list[int]:
+    """The squares from sq outward in direction d, nearest first."""
+    out = []
+    f, r = geo.file_of(sq) + d[0], geo.rank_of(sq) + d[1]
+    while geo.on_board(f, r):
+        out.append(geo.square(f, r))
+        f, r = f + d[0], r + d[1]
+    return out
+
 
 ZOBRIST_SEED = 0x5EED_0F_40DE5
 
@@ -55,6 +67,13 @@ class Compiled:
     z_ep: list[int]  # [file]
     simple: bool  # no special mechanism: the fast pin/check legal generator applies
     rook_kind: int
+    # Mechanisms (Hordes of Change and any document that switches them on):
+    transform_code: list[int]  # [code] -> code after transforming in place, or -1
+    owner_change: list[bool]  # [kind] a capture by this kind hands it to the opponent
+    pull_rays: list[list[list[list[int]]]]  # [kind][square] -> rays (squares outward) it pulls along
+    restrictable: list[bool]  # [kind]
+    restrictors: list[tuple[int, list[int], tuple[Vector, ...]]]  # (kind, reverse step table, step vectors)
+    restrictions: bool  # some piece restricts others
 
 
 def _oriented(components: tuple[Component, ...], color: int) -> list[Component]:
@@ -112,6 +131,22 @@ def compile_variant(variant: Variant) -> Compiled:
         p.changes_owner_on_capture or p.transforms_to or p.pull_components or p.restricts
         for p in variant.pieces
     )
+    transform_code = [-1] * ncodes
+    for kind, piece in enumerate(variant.pieces):
+        if piece.transforms_to is not None:
+            target = variant.kind_of(piece.transforms_to)
+            transform_code[kind * 2] = target * 2
+            transform_code[kind * 2 + 1] = target * 2 + 1
+    pull_rays: list[list[list[list[int]]]] = []
+    for piece in variant.pieces:
+        dirs = [v for c in piece.pull_components for v in c.vectors]
+        pull_rays.append([[ray_squares(geo, sq, d) for d in dirs] for sq in range(geo.size)] if dirs else [])
+    restrictors = []
+    for kind, piece in enumerate(variant.pieces):
+        if piece.restrict_components:
+            steps = tuple(v for c in piece.restrict_components for v in c.vectors)
+            # A restrictor on m holds the piece on m + a; seen from that piece, it stands at -a.
+            restrictors.append((kind, leap_table(geo, tuple(sorted((-dx, -dy) for dx, dy in steps))), steps))
     return Compiled(
         variant=variant,
         size=geo.size,
@@ -150,6 +185,12 @@ def compile_variant(variant: Variant) -> Compiled:
         z_ep=[rng.getrandbits(64) for _ in range(geo.cols)],
         simple=simple,
         rook_kind=variant.kind_of("R") if variant.has_letter("R") else -1,
+        transform_code=transform_code,
+        owner_change=[p.changes_owner_on_capture for p in variant.pieces],
+        pull_rays=pull_rays,
+        restrictable=[p.restrictable for p in variant.pieces],
+        restrictors=restrictors,
+        restrictions=bool(restrictors),
     )
 
 

@@ -121,6 +121,8 @@ def parse_fen(variant: Variant, fen: str) -> Setup:
     turn = 0 if turn_text == "w" else 1
     castling = 0
     ctext = fields[2] if len(fields) > 2 else "-"
+    if ctext != "-" and not variant.rules.castling:
+        raise InvalidFenError(fen, "castling", f"{variant.title} has no castling: the field must be '-'")
     if ctext != "-":
         for ch in ctext:
             if ch not in "KQkq":
@@ -132,6 +134,8 @@ def parse_fen(variant: Variant, fen: str) -> Setup:
                 castling |= 1 << rook
     ep = -1
     etext = fields[3] if len(fields) > 3 else "-"
+    if etext != "-" and not variant.rules.en_passant:
+        raise InvalidFenError(fen, "en passant", f"{variant.title} has no en passant: the field must be '-'")
     if etext != "-":
         try:
             ep = geo.parse_square(etext)

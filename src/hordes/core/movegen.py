@@ -27,6 +27,8 @@ def encode(frm: int, to: int, promo_kind: int = -1, flags: int = 0) -> int:
 
 def attacked_by(board: Board, color: int, sq: int, occupied: int) -> bool:
     """Could a piece of `color` capture on `sq` (pseudo-legally), with this occupancy?"""
+    if board.compiled.restrictions:
+        return bool(attackers(board, color, sq, occupied))
     kinds = board.kind_bb
     theirs = board.occ[color]
     comp = board.compiled
@@ -64,7 +66,79 @@ def attackers(board: Board, color: int, sq: int, occupied: int) -> int:
             pcs |= kinds[k]
         if pcs & theirs:
             out |= rider.attacks[sq][occupied & rider.masks[sq]] & pcs
-    return out & theirs
+    out &= theirs
+    if comp.restrictions and out:
+        out = _drop_restricted_attackers(board, out, sq)
+    return out
+
+
+def restriction_steps(board: Board, sq: int) -> list[tuple[int, int]]:
+    """For the piece on sq: the steps a from each adjacent enemy restrictor to it. A direction v of
+    the piece is closed when v . a > 0, i.e. when it leads away from that restrictor."""
+    comp = board.compiled
+    code = board.mailbox[sq]
+    if code < 0 or not comp.restrictable[code >> 1]:
+        return []
+    enemy = board.occ[(code & 1) ^ 1]
+    cols = comp.cols
+    out = []
+    for kind, table, _ in comp.restrictors:
+        found = table[sq] & board.kind_bb[kind] & enemy
+        while found:
+            low = found & -found
+            found ^= low
+            m = low.bit_length() - 1
+            out.append((sq % cols - m % cols, sq // cols - m // cols))
+    return out
+
+
+def _closed(steps: list[tuple[int, int]], dx: int, dy: int) -> bool:
+    return any(dx * ax + dy * ay > 0 for ax, ay in steps)
+
+
+def _drop_restricted_attackers(board: Board, candidates: int, target: int) -> int:
+    cols = board.compiled.cols
+    tf, tr = target % cols, target // cols
+    bb = candidates
+    while bb:
+        low = bb & -bb
+        bb ^= low
+        s = low.bit_length() - 1
+        steps = restriction_steps(board, s)
+        if steps and _closed(steps, tf - s % cols, tr - s // cols):
+            candidates ^= low
+    return candidates
+
+
+def restricted_targets(board: Board, sq: int, steps: list[tuple[int, int]], occupied: int) -> int:
+    """Destinations of a restricted piece, walking its Betza components direction by direction."""
+    code = board.mailbox[sq]
+    color = code & 1
+    variant = board.variant
+    geo = variant.geometry
+    own = board.occ[color]
+    enemy = board.occ[color ^ 1]
+    f0, r0 = geo.file_of(sq), geo.rank_of(sq)
+    out = 0
+    for comp in variant.pieces[code >> 1].mobile_components:
+        c = comp if color == 0 else comp.for_black()
+        for dx, dy in c.vectors:
+            if _closed(steps, dx, dy):
+                continue
+            f, r, n = f0, r0, 0
+            while True:
+                f, r, n = f + dx, r + dy, n + 1
+                if not geo.on_board(f, r) or (c.max_steps and n > c.max_steps):
+                    break
+                bit = 1 << geo.square(f, r)
+                if bit & occupied:
+                    if c.capture and bit & enemy:
+                        out |= bit
+                    break
+                if c.move:
+                    out |= bit
+            out &= ~own
+    return out
 
 
 def royal_squares(board: Board, color: int) -> int:
@@ -106,7 +180,12 @@ def _emit(moves: list[int], frm: int, targets: int, promo_zone: int, choices: tu
 
 
 def pseudo_targets(board: Board, sq: int, kind: int, color: int, occupied: int) -> int:
-    g = board.compiled.gens[color][kind]
+    comp = board.compiled
+    if comp.restrictions and comp.restrictable[kind]:
+        steps = restriction_steps(board, sq)
+        if steps:
+            return restricted_targets(board, sq, steps, occupied)
+    g = comp.gens[color][kind]
     own = board.occ[color]
     if g.same:
         return g.quiet.attacks(sq, occupied) & ~own
@@ -312,6 +391,8 @@ def generate_pseudo(board: Board) -> list[int]:
                     moves.append(sq | two << TO_SHIFT | FLAG_DOUBLE << FLAG_SHIFT)
             if t:
                 _emit(moves, sq, t, zone_all if g.promotes else 0, choices)
+    if not comp.simple:
+        _mechanism_moves(board, moves, us, occupied)
     royals = royal_squares(board, us)
     if board.castling and royals and not royals & (royals - 1) and not in_check(board, us):
         _castling_moves(board, moves, royals.bit_length() - 1, us, occupied)
@@ -328,5 +409,30 @@ def generate_pseudo(board: Board) -> list[int]:
     return moves
 
 
+def _mechanism_moves(board: Board, moves: list[int], us: int, occupied: int) -> None:
+    """Transformations in place (from == to) and pulls by magnets (the pulled piece's from and to)."""
+    comp = board.compiled
+    mailbox = board.mailbox
+    bb = board.occ[us]
+    while bb:
+        low = bb & -bb
+        bb ^= low
+        sq = low.bit_length() - 1
+        code = mailbox[sq]
+        if comp.transform_code[code] >= 0:
+            moves.append(sq | sq << TO_SHIFT)
+        rays = comp.pull_rays[code >> 1]
+        if rays:
+            for ray in rays[sq]:
+                for i, s in enumerate(ray):
+                    if occupied >> s & 1:
+                        if i:
+                            moves.append(s | ray[0] << TO_SHIFT)
+                        break
+
+
 def _generate_by_testing(board: Board) -> list[int]:
-    return [m for m in generate_pseudo(board) if board.is_safe_after(m)]
+    moves = generate_pseudo(board)
+    if not board.compiled.simple:
+        moves = list(dict.fromkeys(moves))  # a pull and an ordinary move with the same squares are one move
+    return [m for m in moves if board.is_safe_after(m)]

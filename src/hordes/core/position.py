@@ -355,9 +355,24 @@ class Board:
         frm_bb = 1 << frm
         to_bb = 1 << to
         kind = code >> 1
-        # lift the mover
+        if frm == to:  # a transformation in place
+            new = comp.transform_code[code]
+            kinds[kind] ^= frm_bb
+            kinds[new >> 1] |= frm_bb
+            h ^= zp[code][frm] ^ zp[new][frm]
+            mailbox[frm] = new
+            self.ep_square = -1
+            self.halfmove += 1
+            if us == 1:
+                self.fullmove += 1
+            self.turn = us ^ 1
+            self._hash = h
+            self._hashes.append(h)
+            return
+        # lift the moving piece (of either colour: a magnet may pull an enemy piece)
+        owner = code & 1
         kinds[kind] ^= frm_bb
-        occ[us] ^= frm_bb
+        occ[owner] ^= frm_bb
         h ^= zp[code][frm]
         mailbox[frm] = EMPTY
         reset = kind in comp.reset_kinds[us]
@@ -376,8 +391,10 @@ class Board:
             mailbox[victim_sq] = EMPTY
         promo = (m >> PROMO_SHIFT & 63) - 1
         placed = promo * 2 + us if promo >= 0 else code
+        if comp.owner_change[kind] and (captured != EMPTY or flags & FLAG_EP):
+            placed ^= 1  # Andernach: the capturer (after promoting) changes sides
         kinds[placed >> 1] |= to_bb
-        occ[us] |= to_bb
+        occ[placed & 1] |= to_bb
         h ^= zp[placed][to]
         mailbox[to] = placed
         if flags & FLAG_CASTLE:

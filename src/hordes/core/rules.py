@@ -48,8 +48,13 @@ class PieceType:
     pull_betza: str | None = None  # a magnet: pulls the first piece on these lines next to itself
     pull_components: tuple[Component, ...] = ()
     immobile: bool = False  # never moves or captures by itself (magnets)
-    restricts: bool = False  # adjacent enemy restrictable pieces lose directions away from it
+    restricts_betza: str | None = None  # enemy restrictable pieces on these steps lose the directions away
+    restrict_components: tuple[Component, ...] = ()
     restrictable: bool = False  # this piece's directions can be closed by enemy restricting pieces
+
+    @property
+    def restricts(self) -> bool:
+        return bool(self.restrict_components)
 
     @property
     def mobile_components(self) -> tuple[Component, ...]:

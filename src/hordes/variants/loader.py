@@ -139,26 +139,34 @@ class _Checker:
         return tuple(self.integer(key, r, 1, rows) - 1 for r in value)
 
 
+def _betza(chk: _Checker, key: str, text: Any) -> tuple[Component, ...]:
+    try:
+        return tuple(parse_betza(chk.string(key, text)))
+    except HordesError as exc:
+        raise chk.fail(key, str(exc)) from None
+
+
 def _piece(chk: _Checker, letter: str, spec: Any) -> PieceType:
     key = f"engine.pieces.{letter}"
     if not _LETTER.match(letter):
         raise chk.fail(key, "a piece letter is one capital letter, optionally after '+' (e.g. N, +R)")
     spec = chk.mapping(key, spec)
     chk.unknown(key, spec, PIECE_KEYS)
-    if "betza" not in spec:
-        raise chk.fail(f"{key}.betza", "missing: every piece needs a Betza movement string")
-    betza = chk.string(f"{key}.betza", spec["betza"])
-    try:
-        components = tuple(parse_betza(betza))
-    except HordesError as exc:
-        raise chk.fail(f"{key}.betza", str(exc)) from None
+    immobile = chk.boolean(f"{key}.immobile", spec.get("immobile", False))
+    if "betza" not in spec and not immobile:
+        raise chk.fail(f"{key}.betza", "missing: every piece that moves needs a Betza movement string")
+    betza = chk.string(f"{key}.betza", spec["betza"]) if "betza" in spec else ""
+    if betza and immobile:
+        raise chk.fail(f"{key}.betza", "an immobile piece does not move: leave out its Betza string")
+    components = _betza(chk, f"{key}.betza", betza) if betza else ()
     pull_betza = spec.get("pull")
-    pull: tuple[Component, ...] = ()
-    if pull_betza is not None:
-        try:
-            pull = tuple(parse_betza(chk.string(f"{key}.pull", pull_betza)))
-        except HordesError as exc:
-            raise chk.fail(f"{key}.pull", str(exc)) from None
+    pull = _betza(chk, f"{key}.pull", pull_betza) if pull_betza is not None else ()
+    restricts_betza = spec.get("restricts")
+    restricts = _betza(chk, f"{key}.restricts", restricts_betza) if restricts_betza is not None else ()
+    for name, comps in (("pull", pull), ("restricts", restricts)):
+        if any(c.max_steps != (0 if name == "pull" else 1) for c in comps):
+            kind = "riders (lines, e.g. R or B)" if name == "pull" else "single steps (e.g. W or F)"
+            raise chk.fail(f"{key}.{name}", f"must be {kind}")
     value = spec.get("value", 0)
     if isinstance(value, list):
         if len(value) != 2:
@@ -185,8 +193,9 @@ def _piece(chk: _Checker, letter: str, spec: Any) -> PieceType:
         transforms_to=transforms_to,
         pull_betza=pull_betza,
         pull_components=pull,
-        immobile=chk.boolean(f"{key}.immobile", spec.get("immobile", False)),
-        restricts=chk.boolean(f"{key}.restricts", spec.get("restricts", False)),
+        immobile=immobile,
+        restricts_betza=restricts_betza,
+        restrict_components=restricts,
         restrictable=chk.boolean(f"{key}.restrictable", spec.get("restrictable", False)),
     )
 
@@ -388,8 +397,10 @@ def build_variant(data: Mapping[str, Any], body: str, source: str) -> Variant:
             raise chk.fail(
                 f"engine.pieces.{p.letter}.transforms_to", f"piece letter {p.transforms_to!r} is not defined"
             )
-        if p.immobile and p.components and p.betza:
-            pass  # an immobile piece's Betza describes nothing it does itself; allowed for diagrams
+        if p.transforms_to is not None and pieces[p.transforms_to].royal != p.royal:
+            raise chk.fail(
+                f"engine.pieces.{p.letter}.transforms_to", "a royal piece may only turn into a royal piece"
+            )
     rules = _rules(chk, engine.get("rules", {}), pieces, rows)
     if rules.campmate is not None:
         for letter in rules.campmate.pieces:

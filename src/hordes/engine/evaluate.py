@@ -1,0 +1,318 @@
+"""Static evaluation built from the variant document: piece values and named, generic terms.
+
+Nothing here knows a variant by name. The numbers come from two places in the document:
+`engine.pieces.X.value` (middlegame/endgame material) and `engine.evaluation` (the weights of the
+terms below; see docs/engine.md for the schema). Every term is either a piece-square term — so the
+search can update it incrementally from the squares a move touches — or cheap to compute per node.
+
+Scores are in the document's internal units (Fairy-Stockfish's scale in the built-in documents:
+pawn 120/213), from White's point of view inside this module and from the side to move's outside.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+from weakref import WeakKeyDictionary
+
+from hordes.core.compiled import compiled
+from hordes.core.rules import Variant
+from hordes.errors import VariantError
+
+if TYPE_CHECKING:
+    from hordes.core.position import Board
+
+# Terms with a [middlegame, endgame] weight pair; each may be given as one number for both.
+PAIR_TERMS: dict[str, tuple[int, int]] = {
+    # per unit of a piece's "natural mobility" (moves on an empty board) above its average over the
+    # board; for pawn-flagged pieces, per file of distance from the edge
+    "centre": (4, 2),
+    # per rank a promoting piece has advanced towards its promotion rank
+    "pawn_advance": (4, 12),
+    # royal pieces: per unit of natural mobility above average (negative middlegame value: stay home)
+    "royal_centre": (-6, 8),
+    # per own piece on a square next to a royal piece
+    "royal_shelter": (12, 0),
+    # royal pieces that win by reaching a camp (rules.campmate): per rank of progress towards it
+    "campmate": (0, 30),
+}
+# Single numbers and switches.
+SCALAR_TERMS: dict[str, int] = {
+    "tempo": 10,  # bonus for the side to move
+}
+SWITCHES: dict[str, bool] = {
+    # Null-move pruning assumes that passing never helps; documents of zugzwang-heavy games switch it off.
+    "null_move": True,
+    # Late-move reductions (search later quiet moves less deeply first).
+    "late_move_reductions": True,
+}
+OTHER_KEYS = {"pawn_unit"}  # internal units of one pawn, for UCI "score cp" (default: the pawn's eg value)
+ALL_KEYS = set(PAIR_TERMS) | set(SCALAR_TERMS) | set(SWITCHES) | OTHER_KEYS
+
+# Packed scores: phase << 2*BITS | mg << BITS | eg, each field signed with |value| < 2**(BITS-1).
+BITS = 24
+_HALF = 1 << (BITS - 1)
+_MASK = (1 << BITS) - 1
+
+
+def pack(ph: int, mg: int, eg: int) -> int:
+    return (ph << (2 * BITS)) + (mg << BITS) + eg
+
+
+def unpack(packed: int) -> tuple[int, int, int]:
+    eg = ((packed + _HALF) & _MASK) - _HALF
+    rest = (packed - eg) >> BITS
+    mg = ((rest + _HALF) & _MASK) - _HALF
+    return (rest - mg) >> BITS, mg, eg
+
+
+@dataclass(frozen=True, slots=True)
+class EvalParams:
+    """The validated `engine.evaluation` section of a variant document."""
+
+    centre: tuple[int, int]
+    pawn_advance: tuple[int, int]
+    royal_centre: tuple[int, int]
+    royal_shelter: tuple[int, int]
+    campmate: tuple[int, int]
+    tempo: int
+    null_move: bool
+    late_move_reductions: bool
+    pawn_unit: int
+
+
+def _pair(source: str, key: str, value: Any) -> tuple[int, int]:
+    if isinstance(value, bool):
+        raise VariantError(source, key, f"must be a number or [middlegame, endgame], not {value!r}")
+    if isinstance(value, int):
+        return value, value
+    if isinstance(value, list) and len(value) == 2 and all(_is_int(v) for v in value):
+        return int(value[0]), int(value[1])
+    raise VariantError(source, key, f"must be a whole number or [middlegame, endgame], not {value!r}")
+
+
+def _is_int(v: object) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool) and abs(v) <= 100000
+
+
+def parse_params(variant: Variant) -> EvalParams:
+    """Validate `engine.evaluation`, naming the offending key; missing keys take the defaults."""
+    data: Mapping[str, Any] = variant.evaluation or {}
+    source = variant.source
+    prefix = "engine.evaluation"
+    unknown = sorted(set(data) - ALL_KEYS)
+    if unknown:
+        raise VariantError(
+            source,
+            f"{prefix}.{unknown[0]}",
+            f"unknown evaluation term (known: {', '.join(sorted(ALL_KEYS))})",
+        )
+    pairs = {k: _pair(source, f"{prefix}.{k}", data.get(k, d)) for k, d in PAIR_TERMS.items()}
+    for k, (mg, eg) in pairs.items():
+        if abs(mg) > 100000 or abs(eg) > 100000:
+            raise VariantError(source, f"{prefix}.{k}", "weights must lie within ±100000")
+    scalars: dict[str, int] = {}
+    for k, d in SCALAR_TERMS.items():
+        v = data.get(k, d)
+        if not _is_int(v):
+            raise VariantError(source, f"{prefix}.{k}", f"must be a whole number, not {v!r}")
+        scalars[k] = int(v)
+    switches: dict[str, bool] = {}
+    for k, d in SWITCHES.items():
+        v = data.get(k, d)
+        if not isinstance(v, bool):
+            raise VariantError(source, f"{prefix}.{k}", f"must be true or false, not {v!r}")
+        switches[k] = v
+    pawn_unit = data.get("pawn_unit")
+    if pawn_unit is None:
+        pawn_values = [p.value_eg for p in variant.pieces if p.pawn and p.value_eg > 0]
+        pawn_unit = pawn_values[0] if pawn_values else 200
+    elif not _is_int(pawn_unit) or pawn_unit <= 0:
+        raise VariantError(
+            source, f"{prefix}.pawn_unit", f"must be a positive whole number, not {pawn_unit!r}"
+        )
+    return EvalParams(
+        centre=pairs["centre"],
+        pawn_advance=pairs["pawn_advance"],
+        royal_centre=pairs["royal_centre"],
+        royal_shelter=pairs["royal_shelter"],
+        campmate=pairs["campmate"],
+        tempo=scalars["tempo"],
+        null_move=switches["null_move"],
+        late_move_reductions=switches["late_move_reductions"],
+        pawn_unit=int(pawn_unit),
+    )
+
+
+class Evaluator:
+    """Per-variant tables: packed (phase, mg, eg) piece-square values, White-positive.
+
+    `table[code][sq]` for code = kind * 2 + colour; `table[-1]` (the empty square) is all zeros, so a
+    move's effect is `sum(table[after][sq] - table[before][sq])` over the squares it touched.
+    """
+
+    def __init__(self, variant: Variant) -> None:
+        self.variant = variant
+        self.params = params = parse_params(variant)
+        comp = compiled(variant)
+        geo = variant.geometry
+        size = geo.size
+        pieces = variant.pieces
+        rules = variant.rules
+        self.pawn_unit = params.pawn_unit
+        self.tempo = params.tempo
+        camp_kinds = set(comp.camp_kinds)
+        promoting = (comp.promo_kinds[0], comp.promo_kinds[1])
+        tables: list[list[int]] = []
+        # The phase weight of a piece is its middlegame value; pawns and royals do not count.
+        self.phase_weight = [0] * (2 * len(pieces))
+        for kind, piece in enumerate(pieces):
+            for color in (0, 1):
+                sign = 1 if color == 0 else -1
+                gen = comp.gens[color][kind]
+                mobility = [
+                    (gen.quiet.attacks(sq, 0) | gen.capture.attacks(sq, 0)).bit_count() for sq in range(size)
+                ]
+                mean = sum(mobility) / size
+                row = []
+                ph = 0 if piece.pawn or piece.royal else max(piece.value_mg, 0)
+                self.phase_weight[kind * 2 + color] = ph
+                for sq in range(size):
+                    file, rank = geo.file_of(sq), geo.rank_of(sq)
+                    mg, eg = piece.value_mg, piece.value_eg
+                    if piece.royal:
+                        w = params.royal_centre
+                        mg += round(w[0] * (mobility[sq] - mean))
+                        eg += round(w[1] * (mobility[sq] - mean))
+                        if kind in camp_kinds:
+                            adv = _progress(
+                                rank, rules.campmate.ranks[color] if rules.campmate else (), geo.rows
+                            )
+                            mg += params.campmate[0] * adv
+                            eg += params.campmate[1] * adv
+                    elif piece.pawn:
+                        central = min(file, geo.cols - 1 - file)
+                        mg += params.centre[0] * central
+                        eg += params.centre[1] * central
+                    else:
+                        mg += round(params.centre[0] * (mobility[sq] - mean))
+                        eg += round(params.centre[1] * (mobility[sq] - mean))
+                    if kind in promoting[color]:
+                        adv = _progress(rank, rules.promotion[color].ranks, geo.rows)
+                        mg += params.pawn_advance[0] * adv
+                        eg += params.pawn_advance[1] * adv
+                    # phase is positive for both colours: it measures the material on the board
+                    row.append(pack(ph, sign * mg, sign * eg))
+                tables.append(row)
+        tables.append([0] * size)  # index -1: empty square
+        self.table = tables
+        start = _start_phase(variant)
+        # Full middlegame weight above 85 % of the starting material, full endgame below 20 %.
+        self.phase_hi = max(1, start * 85 // 100)
+        self.phase_lo = start * 20 // 100
+        # Royal safety: squares next to each square (a king's step), for the shelter term.
+        self.ring = [
+            sum(
+                1 << geo.square(f, r)
+                for f in range(geo.file_of(sq) - 1, geo.file_of(sq) + 2)
+                for r in range(geo.rank_of(sq) - 1, geo.rank_of(sq) + 2)
+                if geo.on_board(f, r) and (f, r) != (geo.file_of(sq), geo.rank_of(sq))
+            )
+            for sq in range(size)
+        ]
+        self.royal_kinds = comp.royal_kinds
+        self.shelter = params.royal_shelter
+        self.use_shelter = params.royal_shelter != (0, 0)
+        # Values for move ordering and pruning (middlegame material of a kind, by code).
+        self.value = [
+            max(pieces[code >> 1].value_mg, pieces[code >> 1].value_eg, 0) for code in range(2 * len(pieces))
+        ]
+        self.value.append(0)
+        # Royal pieces are worth "everything" for ordering: capturing one ends the game.
+        for code in range(2 * len(pieces)):
+            if pieces[code >> 1].royal:
+                self.value[code] = 50 * max(self.pawn_unit, 1)
+
+    def packed(self, board: Board) -> int:
+        """The packed piece-square sum of a position, from scratch."""
+        table = self.table
+        total = 0
+        for sq, code in enumerate(board.mailbox):
+            if code >= 0:
+                total += table[code][sq]
+        return total
+
+    def tapered(self, packed: int) -> int:
+        """Blend middlegame and endgame by the material left (White's point of view)."""
+        ph, mg, eg = unpack(packed)
+        hi, lo = self.phase_hi, self.phase_lo
+        if ph >= hi:
+            return mg
+        if ph <= lo:
+            return eg
+        return (mg * (ph - lo) + eg * (hi - ph)) // (hi - lo)
+
+    def extras(self, board: Board, packed: int) -> int:
+        """Terms that are not piece-square terms (White's point of view)."""
+        if not self.use_shelter:
+            return 0
+        ph, _, _ = unpack(packed)
+        hi, lo = self.phase_hi, self.phase_lo
+        w_mg, w_eg = self.shelter
+        kinds = board.kind_bb
+        occ = board.occ
+        ring = self.ring
+        royals = 0
+        for k in self.royal_kinds:
+            royals |= kinds[k]
+        count = 0
+        for color, sign in ((0, 1), (1, -1)):
+            own = occ[color]
+            bb = royals & own
+            while bb:
+                low = bb & -bb
+                bb ^= low
+                count += sign * (ring[low.bit_length() - 1] & own).bit_count()
+        if ph >= hi:
+            return count * w_mg
+        if ph <= lo:
+            return count * w_eg
+        return count * (w_mg * (ph - lo) + w_eg * (hi - ph)) // (hi - lo)
+
+    def evaluate(self, board: Board) -> int:
+        """The static score from the side to move's point of view (no search)."""
+        packed = self.packed(board)
+        white = self.tapered(packed) + self.extras(board, packed)
+        return (white if board.turn == 0 else -white) + self.tempo
+
+
+def _progress(rank: int, goal_ranks: tuple[int, ...], rows: int) -> int:
+    """How far a piece on `rank` has come towards the nearest goal rank: 0 farthest, rows-1 on it."""
+    if not goal_ranks:
+        return 0
+    return rows - 1 - min(abs(rank - g) for g in goal_ranks)
+
+
+def _start_phase(variant: Variant) -> int:
+    from hordes.core.fen import parse_fen
+
+    setup = parse_fen(variant, variant.start_fen)
+    total = 0
+    for code in setup.board:
+        if code >= 0:
+            piece = variant.pieces[code >> 1]
+            if not piece.pawn and not piece.royal:
+                total += max(piece.value_mg, 0)
+    return total
+
+
+_EVALUATORS: WeakKeyDictionary[Variant, Evaluator] = WeakKeyDictionary()
+
+
+def evaluator(variant: Variant) -> Evaluator:
+    """The Evaluator of a variant, built once (validating `engine.evaluation`)."""
+    ev = _EVALUATORS.get(variant)
+    if ev is None:
+        ev = _EVALUATORS[variant] = Evaluator(variant)
+    return ev

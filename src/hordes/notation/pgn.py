@@ -1,0 +1,3 @@
+"""placeholder"""
+
+Game = GameNode = PgnError = read_game = read_games = write_game = None

@@ -28,7 +28,8 @@ def main() -> None:
     deep = "--deep" in sys.argv
     out = [
         "# Hordes of Change perft counts from the independent reference generator",
-        "# (tests/reference/hoc_reference.py), written by: .venv/bin/python tools/make_hordes_perft.py --deep",
+        "# (tests/reference/hoc_reference.py)",
+        "# written by: .venv/bin/python tools/make_hordes_perft.py --deep",
         "",
     ]
     for name, fen, depth in POSITIONS:

@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from weakref import WeakKeyDictionary
 
 from hordes.core.betza import Component, Vector
-from hordes.core.rules import Variant
 from hordes.core.geometry import Geometry
+from hordes.core.rules import Variant
 from hordes.core.tables import Leap, Pattern, Rider, between_table, build_pattern, leap_table
 
 

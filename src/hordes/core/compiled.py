@@ -74,6 +74,7 @@ class Compiled:
     restrictable: list[bool]  # [kind]
     restrictors: list[tuple[int, list[int], tuple[Vector, ...]]]  # (kind, reverse step table, step vectors)
     restrictions: bool  # some piece restricts others
+    risky_kinds: list[bool]  # [kind] moves of these must always be made and tested (royals, restrictors)
 
 
 def _oriented(components: tuple[Component, ...], color: int) -> list[Component]:
@@ -191,6 +192,7 @@ def compile_variant(variant: Variant) -> Compiled:
         restrictable=[p.restrictable for p in variant.pieces],
         restrictors=restrictors,
         restrictions=bool(restrictors),
+        risky_kinds=[p.royal or p.restricts for p in variant.pieces],
     )
 
 

@@ -432,7 +432,56 @@ def _mechanism_moves(board: Board, moves: list[int], us: int, occupied: int) -> 
 
 
 def _generate_by_testing(board: Board) -> list[int]:
+    """Pseudo-legal moves, made and tested only where they could endanger a royal piece."""
+    comp = board.compiled
     moves = generate_pseudo(board)
-    if not board.compiled.simple:
+    if not comp.simple:
         moves = list(dict.fromkeys(moves))  # a pull and an ordinary move with the same squares are one move
-    return [m for m in moves if board.is_safe_after(m)]
+    us = board.turn
+    if in_check(board, us):
+        return [m for m in moves if board.is_safe_after(m)]
+    # Our pieces that alone stand between a royal and an enemy rider: only moves that take one of them
+    # away can open a line (restrictions are ignored here, which only means testing a few moves more).
+    # Leaper attacks never depend on what moves.
+    mailbox = board.mailbox
+    enemy = board.occ[us ^ 1]
+    own = board.occ[us]
+    occupied = own | enemy
+    kinds = board.kind_bb
+    between = comp.between
+    size = comp.size
+    lines = 0
+    royals = royal_squares(board, us)
+    while royals:
+        low = royals & -royals
+        royals ^= low
+        r = low.bit_length() - 1
+        for rider, group in comp.rider_groups[us ^ 1]:
+            pcs = 0
+            for k in group:
+                pcs |= kinds[k]
+            snipers = rider.attacks[r][0] & pcs & enemy
+            while snipers:
+                s = snipers & -snipers
+                snipers ^= s
+                blockers = between[r * size + s.bit_length() - 1] & occupied
+                if blockers and not blockers & (blockers - 1):
+                    lines |= blockers & own
+    risky_kinds = comp.risky_kinds
+    owner_change = comp.owner_change
+    out = []
+    for m in moves:
+        frm = m & SQ_MASK
+        code = mailbox[frm]
+        if (
+            lines >> frm & 1
+            or code & 1 != us
+            or risky_kinds[code >> 1]
+            or m >> FLAG_SHIFT
+            or (owner_change[code >> 1] and enemy >> (m >> TO_SHIFT & SQ_MASK) & 1)
+        ):
+            if board.is_safe_after(m):
+                out.append(m)
+        else:
+            out.append(m)
+    return out

@@ -29,6 +29,21 @@ ORDA = [
 ]
 OTHERS = [
     ("khans-start", "khans", "lhatkahl/ssssssss/8/8/8/8/PPPPPPPP/RNBQKBNR w KQ - 0 1", 4),
+    ("hordes-start", "hordes", "bbrkkrbb/rbbrrbbr/brbrrbrb/8/8/BRBRRBRB/RBBRRBBR/BBRKKRBB w - - 0 1", 3),
+    # Two middle games reached by seeded random play (seeds 7 and 11, 24 and 40 plies): magnets of both
+    # sides, pieces that changed owner, Knight royals.
+    (
+        "hordes-mid1",
+        "hordes",
+        "bbrkkrbb/1+bb+rrbbr/1+r1r2rb/3b4/rB1+b2r1/2BR2RB/1BBRB+B+BR/B+BRNKR+BB w - - 3 13",
+        3,
+    ),
+    (
+        "hordes-mid2",
+        "hordes",
+        "b+brkkrbb/1+bbr+r+b2/rr+bb1+b1b/R2R4/1R1BB1+b1/2NBR1+RR/1BB+RRB1R/+BBR1KRBB w - - 0 21",
+        3,
+    ),
 ]
 
 

@@ -225,3 +225,22 @@ engine:
     board.push_uci("e8d8")
     assert "d8d8" not in legal_set(board)  # not White's piece
     assert "a1a1" in legal_set(board)
+
+
+@pytest.mark.slow
+def test_h14_random_games_run_to_their_end() -> None:
+    """Seeded random games end by rule (no legal move or repetition), without errors."""
+    ends: dict[str, int] = {}
+    for seed in range(10):
+        rng = random.Random(seed)
+        board = Board("hordes")
+        for _ in range(3000):
+            out = board.outcome()
+            if out is not None:
+                assert out.winner is not None
+                ends[out.termination.value] = ends.get(out.termination.value, 0) + 1
+                break
+            board.push(rng.choice(list(board.legal_moves)))
+        else:
+            pytest.fail(f"seed {seed}: no end within 3000 plies")
+    assert sum(ends.values()) == 10

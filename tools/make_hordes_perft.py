@@ -21,6 +21,8 @@ POSITIONS = [
     ("both-magnets", "k1n5/1r6/8/3+b4/8/2B5/6R1/4K2N w - - 0 1", 3),
     ("black-to-move", "4kk2/8/1+r6/8/4B3/8/1+B3r2/3KN3 b - - 0 1", 3),
     ("knight-royals", "n6k/8/8/3R4/2+B5/8/8/K6N w - - 0 1", 3),
+    ("middle-1", "bbrkkrbb/1+bb+rrbbr/1+r1r2rb/3b4/rB1+b2r1/2BR2RB/1BBRB+B+BR/B+BRNKR+BB w - - 3 13", 3),
+    ("middle-2", "b+brkkrbb/1+bbr+r+b2/rr+bb1+b1b/R2R4/1R1BB1+b1/2NBR1+RR/1BB+RRB1R/+BBR1KRBB w - - 0 21", 3),
 ]
 
 

@@ -203,6 +203,31 @@ def campmate_reached(board: Board) -> bool:
     return bool(bb & ((occ[0] & comp.camp_zone[0]) | (occ[1] & comp.camp_zone[1])))
 
 
+def pins(board: Board, royal: int, us: int, occupied: int) -> dict[int, int]:
+    """Our pieces that alone stand between the royal square and an enemy rider that could capture
+    along that line: {blocker bit: squares it may still move to (the line and the rider)}."""
+    comp = board.compiled
+    kinds = board.kind_bb
+    enemy = board.occ[us ^ 1]
+    own = board.occ[us]
+    between = comp.between
+    base = royal * comp.size
+    out: dict[int, int] = {}
+    for rider, group in comp.rider_groups[us ^ 1]:
+        pcs = 0
+        for k in group:
+            pcs |= kinds[k]
+        snipers = rider.attacks[royal][0] & pcs & enemy
+        while snipers:
+            low = snipers & -snipers
+            snipers ^= low
+            line = between[base + low.bit_length() - 1]
+            blockers = line & occupied
+            if blockers and not blockers & (blockers - 1) and blockers & own:
+                out[blockers] = line | low
+    return out
+
+
 def generate_legal(board: Board) -> list[int]:
     """Every legal move; none once the game is won by reaching a camp (as Fairy-Stockfish counts)."""
     comp = board.compiled
@@ -223,22 +248,10 @@ def generate_legal(board: Board) -> list[int]:
     ksq = royals.bit_length() - 1
     checkers = attackers(board, them, ksq, occupied)
 
-    # Pins: an enemy rider that would see the royal square through exactly one of our pieces.
+    pin_masks = pins(board, ksq, us, occupied)
     pinned = 0
-    pin_masks: dict[int, int] = {}
-    for rider, group in comp.rider_groups[them]:
-        pcs = 0
-        for k in group:
-            pcs |= kinds[k]
-        snipers = rider.attacks[ksq][0] & pcs & enemy
-        while snipers:
-            low = snipers & -snipers
-            snipers ^= low
-            line = between[ksq * size + low.bit_length() - 1]
-            blockers = line & occupied
-            if blockers and not blockers & (blockers - 1) and blockers & own:
-                pinned |= blockers
-                pin_masks[blockers] = line | low
+    for blocker in pin_masks:
+        pinned |= blocker
 
     if checkers:
         if checkers & (checkers - 1):
@@ -447,26 +460,13 @@ def _generate_by_testing(board: Board) -> list[int]:
     enemy = board.occ[us ^ 1]
     own = board.occ[us]
     occupied = own | enemy
-    kinds = board.kind_bb
-    between = comp.between
-    size = comp.size
     lines = 0
     royals = royal_squares(board, us)
     while royals:
         low = royals & -royals
         royals ^= low
-        r = low.bit_length() - 1
-        for rider, group in comp.rider_groups[us ^ 1]:
-            pcs = 0
-            for k in group:
-                pcs |= kinds[k]
-            snipers = rider.attacks[r][0] & pcs & enemy
-            while snipers:
-                s = snipers & -snipers
-                snipers ^= s
-                blockers = between[r * size + s.bit_length() - 1] & occupied
-                if blockers and not blockers & (blockers - 1):
-                    lines |= blockers & own
+        for blocker in pins(board, low.bit_length() - 1, us, occupied):
+            lines |= blocker
     risky_kinds = comp.risky_kinds
     owner_change = comp.owner_change
     out = []

@@ -26,7 +26,10 @@ from pathlib import Path
 import pyffish as sf
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
-DEFAULT_CONFIG = REPO_ROOT.parent / "shared" / "oracle" / "orda.ini"
+# The oracle's config in shared/ beside the repository, else the repository's copy of it.
+SHARED_CONFIG = REPO_ROOT.parent / "shared" / "oracle" / "orda.ini"
+LOCAL_CONFIG = REPO_ROOT / "tests" / "data" / "orda.ini"
+DEFAULT_CONFIG = SHARED_CONFIG if SHARED_CONFIG.is_file() else LOCAL_CONFIG
 
 
 def load_config(path: Path | None = DEFAULT_CONFIG) -> None:

@@ -64,7 +64,8 @@ class Component:
         return self.max_steps != 1
 
     def for_black(self) -> Component:
-        return Component(tuple((dx, -dy) for dx, dy in self.vectors), self.max_steps, self.move, self.capture)
+        """Black's pieces are White's turned by 180 degrees (so Black's left is towards the h-file)."""
+        return self.reversed()
 
     def reversed(self) -> Component:
         """The vectors pointing back: where an attacker must stand to hit a square."""
@@ -92,6 +93,10 @@ def _matches(group: str, dx: int, dy: int) -> bool:
         return True  # "h" alone: no restriction
 
     if len(group) == 1:
+        if dx and dy and abs(dx) != abs(dy) and group in "fblr":
+            # On an oblique atom one letter picks a pair, as Fairy-Stockfish reads it: f and b the two
+            # narrow moves that way (fN: the Shogi knight), l and r the two wide ones.
+            return single(group) and _strict("v" if group in "fb" else "s", dx, dy)
         return single(group)
     first, second = group[0], group[1]
     if second == "h":  # half: fh = every move with a forward component

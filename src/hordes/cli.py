@@ -52,7 +52,10 @@ def _cmd_perft(args: argparse.Namespace) -> int:
 
 
 # Each layer above the core adds its own subcommands: a module with `register(subparsers)`.
-COMMAND_MODULES: tuple[str, ...] = ("hordes.site_cli",)
+COMMAND_MODULES: tuple[str, ...] = (
+    "hordes.notation.cli",
+    "hordes.site_cli",
+)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -52,3 +52,8 @@ class IllegalMoveError(HordesError):
 
 class AmbiguousMoveError(IllegalMoveError):
     """A move text that matches several legal moves; names the candidates."""
+
+    def __init__(self, move: str, fen: str, candidates: list[str]) -> None:
+        super().__init__(move, fen)
+        self.candidates = candidates
+        self.args = (f"ambiguous move {move!r} in {fen!r} (candidates: {', '.join(candidates)})",)

@@ -5,8 +5,8 @@
 >>> board = Board("orda")
 >>> push_san(board, "e4")
 Move.from_uci('e2e4')
->>> san(board, board.parse_uci("g8f6"))
-'Hf6'
+>>> san(board, board.parse_uci("g8f7"))
+'Hf7'
 """
 
 from hordes.notation.pgn import (

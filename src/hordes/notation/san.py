@@ -31,7 +31,15 @@ from collections.abc import Iterable
 
 from hordes.core import movegen
 from hordes.core.fen import EMPTY
-from hordes.core.movegen import FLAG_CASTLE, FLAG_EP, FLAG_SHIFT, PROMO_SHIFT, SQ_MASK, TO_SHIFT
+from hordes.core.movegen import (
+    FLAG_CASTLE,
+    FLAG_DOUBLE,
+    FLAG_EP,
+    FLAG_SHIFT,
+    PROMO_SHIFT,
+    SQ_MASK,
+    TO_SHIFT,
+)
 from hordes.core.position import Board, Move
 from hordes.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
 
@@ -76,7 +84,7 @@ def _san_body(board: Board, m: int, legal: list[int]) -> str:
     mailbox = board.mailbox
     kind = mailbox[frm] >> 1
     piece = variant.pieces[kind]
-    capture = mailbox[to] != EMPTY and frm != to or bool(flags & FLAG_EP)
+    capture = (mailbox[to] != EMPTY and frm != to) or bool(flags & FLAG_EP)
     if piece.pawn:
         text = FILES[frm % geo.cols] if capture else ""
     else:
@@ -211,7 +219,7 @@ def parse_san_int(board: Board, text: str, legal: list[int] | None = None) -> in
         plain = [m for m in found if not m >> PROMO_SHIFT & 63]
         if len(plain) == 1:
             return plain[0]
-    raise AmbiguousMoveError(text, board.fen(), "candidates: " + ", ".join(_sans(board, found, legal)))
+    raise _ambiguous(board, text, _sans(board, found, legal))
 
 
 def _strip_suffix(text: str) -> str:
@@ -239,6 +247,10 @@ def _sans(board: Board, moves: list[int], legal: list[int]) -> list[str]:
     return [san_int(board, m, legal) for m in moves]
 
 
+def _ambiguous(board: Board, text: str, candidates: list[str]) -> AmbiguousMoveError:
+    return AmbiguousMoveError(text, board.fen(), candidates)
+
+
 def _illegal(board: Board, text: str, to: int, legal: list[int]) -> IllegalMoveError:
     there = [m for m in legal if m >> TO_SHIFT & SQ_MASK == to]
     square = board.geometry.square_name(to)
@@ -247,7 +259,9 @@ def _illegal(board: Board, text: str, to: int, legal: list[int]) -> IllegalMoveE
     elif legal:
         reason = f"no legal move reaches {square}"
     else:
-        reason = "the side to move has no legal move"
+        outcome = board.outcome()
+        ended = f"by {outcome.termination.value}" if outcome else ""
+        reason = f"the game is over {ended}".strip()
     return IllegalMoveError(text, board.fen(), reason)
 
 
@@ -259,6 +273,110 @@ def parse_san(board: Board, text: str) -> Move:
 
 def push_san(board: Board, text: str) -> Move:
     """Parse SAN, play the move and return it."""
-    m = parse_san_int(board, text)
+    return board.int_to_move(push_san_int(board, text))
+
+
+def push_san_int(board: Board, text: str) -> int:
+    """Parse SAN and play the move; returns the generator's int. The fast path of the PGN reader."""
+    m = _push_fast(board, text)
+    if m < 0:
+        m = parse_san_int(board, text)
+        board.push_int(m)
+    return m
+
+
+def _push_fast(board: Board, text: str) -> int:
+    """Resolve SAN against the pieces that can reach the destination, without generating every legal
+    move, and play it. Returns -1 (and leaves the board alone) whenever the answer is not a single
+    plain legal move: castling, errors, ambiguity and unusual variants go to parse_san_int, which
+    looks at the full move list. The candidates found here are exactly those parse_san_int would
+    find, because legality is decided the same way (play the move, then test the mover's royals)."""
+    comp = board.compiled
+    if not comp.simple:
+        return -1
+    body = text.strip()
+    if body[-1:] in _TRAIL:
+        body = body.rstrip(_TRAIL)
+    match = _SAN.fullmatch(body)
+    if match is None:
+        return -1
+    piece, ffile, frank, tfile, trank, promo = match.groups()
+    cols = comp.cols
+    to = (int(trank) - 1) * cols + ord(tfile) - 97
+    if ord(tfile) - 97 >= cols or not 0 <= to < comp.size:
+        return -1
+    if comp.camp_kinds and movegen.campmate_reached(board):
+        return -1
+    us = board.turn
+    own = board.occ[us]
+    to_bb = 1 << to
+    if own & to_bb:
+        return -1
+    index = board.variant.letter_index
+    from_file = ord(ffile) - 97 if ffile is not None else -1
+    from_rank = int(frank) - 1 if frank is not None else -1
+    kinds: tuple[int, ...]
+    if piece is not None:
+        if piece not in index:
+            return -1
+        kinds = (index[piece],)
+    elif from_file >= 0 and from_rank >= 0:
+        origin = from_rank * cols + from_file
+        if from_file >= cols or not 0 <= origin < comp.size or not own >> origin & 1:
+            return -1
+        kinds = (board.mailbox[origin] >> 1,)
+    else:
+        kinds = comp.pawn_kinds
+    promo_kind = -1
+    if promo is not None:
+        promo_kind = index.get(promo.upper(), -2)
+        if promo_kind < 0:
+            return -1
+    occupied = own | board.occ[us ^ 1]
+    gens = comp.gens[us]
+    kind_bb = board.kind_bb
+    found: list[int] = []
+    for k in kinds:
+        g = gens[k]
+        if g.royal and board.castling & comp.back_rank[us]:
+            return -1  # a king move may be castling: let the full move list decide
+        bb = kind_bb[k] & own
+        while bb:
+            low = bb & -bb
+            bb ^= low
+            sq = low.bit_length() - 1
+            if (from_file >= 0 and sq % cols != from_file) or (from_rank >= 0 and sq // cols != from_rank):
+                continue
+            flags = 0
+            if not movegen.pseudo_targets(board, sq, k, us, occupied) & to_bb:
+                if not g.pawn:
+                    continue
+                forward = comp.forward[us]
+                if to == board.ep_square and g.capture.attacks(sq, occupied) & to_bb:
+                    flags = FLAG_EP
+                elif (
+                    comp.double_step[us] & low
+                    and to == sq + 2 * forward
+                    and not (occupied >> (sq + forward) & 1 or occupied & to_bb)
+                ):
+                    flags = FLAG_DOUBLE
+                else:
+                    continue
+            if g.promotes and to_bb & comp.promo_zone[us]:
+                for c in comp.promo_choices[us]:
+                    if promo_kind < 0 or c == promo_kind:
+                        found.append(sq | to << TO_SHIFT | (c + 1) << PROMO_SHIFT)
+            elif promo_kind < 0:
+                found.append(sq | to << TO_SHIFT | flags << FLAG_SHIFT)
+    if len(found) != 1:
+        found = [m for m in found if board.is_safe_after(m)]
+        if len(found) != 1:
+            return -1
+        board.push_int(found[0])
+        return found[0]
+    m = found[0]
     board.push_int(m)
-    return board.int_to_move(m)
+    if movegen.in_check(board, us):
+        board.pop_int()
+        return -1
+    return m

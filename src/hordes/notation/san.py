@@ -20,6 +20,10 @@ written `e8=Q`, `e8Q`, `e8q` or `e8(Q)`, a `-` may separate origin and destinati
 and a promotion with a single possible piece may omit it. Text that matches several legal moves raises
 AmbiguousMoveError, text that matches none IllegalMoveError; both name the candidates.
 
+Variants that transform pieces in place or pull them with magnets (Hordes of Change) use the SAN of
+rule H20 instead, written and read by hordes.notation.san_mechanisms; san_int and parse_san_int hand
+them over, so every caller (PGN included) gets it without knowing.
+
 Parsing never writes SAN for every legal move: the text is taken apart by one regular expression and
 matched against the legal moves by destination square, piece kind and origin.
 """
@@ -62,6 +66,13 @@ def san_int(board: Board, m: int, legal: list[int] | None = None) -> str:
     """SAN of a legal move given as the generator's int; `legal` saves regenerating the move list."""
     if legal is None:
         legal = movegen.generate_legal(board)
+    if not board.compiled.simple:
+        # Transformations and pulls (Hordes of Change, rule H20) have no chess spelling and
+        # Fairy-Stockfish knows no such variant: their SAN lives in a module that builds on this one.
+        from hordes.notation import san_mechanisms
+
+        if san_mechanisms.applies(board):
+            return san_mechanisms.san_int(board, m, legal)
     text = _san_body(board, m, legal)
     board.push_int(m)
     try:
@@ -164,6 +175,11 @@ def parse_san_int(board: Board, text: str, legal: list[int] | None = None) -> in
     """The legal move (as the generator's int) that SAN text names; see the module doc for the rules."""
     if legal is None:
         legal = movegen.generate_legal(board)
+    if not board.compiled.simple:
+        from hordes.notation import san_mechanisms  # rule H20; see san_int
+
+        if san_mechanisms.applies(board):
+            return san_mechanisms.parse_san_int(board, text, legal)
     body = _strip_suffix(text)
     match = _SAN.fullmatch(body)
     if match is None:

@@ -74,7 +74,8 @@ class Compiled:
     restrictable: list[bool]  # [kind]
     restrictors: list[tuple[int, list[int], tuple[Vector, ...]]]  # (kind, reverse step table, step vectors)
     restrictions: bool  # some piece restricts others
-    risky_kinds: list[bool]  # [kind] moves of these must always be made and tested (royals, restrictors)
+    royal_or_restrictor: list[bool]  # [kind] moves of these are always made and tested
+    restrict_reach: list[Leap | None]  # [kind] squares a restricting piece holds, from its square
 
 
 def _oriented(components: tuple[Component, ...], color: int) -> list[Component]:
@@ -192,7 +193,13 @@ def compile_variant(variant: Variant) -> Compiled:
         restrictable=[p.restrictable for p in variant.pieces],
         restrictors=restrictors,
         restrictions=bool(restrictors),
-        risky_kinds=[p.royal or p.restricts for p in variant.pieces],
+        royal_or_restrictor=[p.royal or p.restricts for p in variant.pieces],
+        restrict_reach=[
+            leap_table(geo, tuple(sorted(v for c in p.restrict_components for v in c.vectors)))
+            if p.restrict_components
+            else None
+            for p in variant.pieces
+        ],
     )
 
 

@@ -467,21 +467,32 @@ def _generate_by_testing(board: Board) -> list[int]:
         royals ^= low
         for blocker in pins(board, low.bit_length() - 1, us, occupied):
             lines |= blocker
-    risky_kinds = comp.risky_kinds
-    owner_change = comp.owner_change
+    our_royals = royal_squares(board, us)
+    restrictable = 0
+    for kind, flag in enumerate(comp.restrictable):
+        if flag:
+            restrictable |= board.kind_bb[kind]
+    restrictable &= enemy
     out = []
     for m in moves:
         frm = m & SQ_MASK
+        to = m >> TO_SHIFT & SQ_MASK
         code = mailbox[frm]
-        if (
-            lines >> frm & 1
-            or code & 1 != us
-            or risky_kinds[code >> 1]
-            or m >> FLAG_SHIFT
-            or (owner_change[code >> 1] and enemy >> (m >> TO_SHIFT & SQ_MASK) & 1)
-        ):
-            if board.is_safe_after(m):
-                out.append(m)
+        kind = code >> 1
+        if lines >> frm & 1 or code & 1 != us or m >> FLAG_SHIFT:
+            risky = True  # a line may open, an enemy piece moves (a pull), or a special move
+        elif frm == to:
+            # Changing shape in place: a royal stays where it is; a restrictor that stops being one
+            # frees the enemy pieces it was holding.
+            reach = comp.restrict_reach[kind]
+            risky = bool(reach and reach[frm] & restrictable)
+        elif comp.royal_or_restrictor[kind]:
+            risky = True
+        elif comp.owner_change[kind] and enemy >> to & 1:
+            # The capturer becomes the enemy's on `to`: only dangerous if it then attacks a royal.
+            risky = bool(comp.gens[us ^ 1][kind].capture.attacks(to, occupied ^ (1 << frm)) & our_royals)
         else:
+            risky = False
+        if not risky or board.is_safe_after(m):
             out.append(m)
     return out

@@ -179,6 +179,21 @@ def _emit(moves: list[int], frm: int, targets: int, promo_zone: int, choices: tu
         targets ^= low
 
 
+def held_squares(board: Board, color: int) -> int:
+    """Squares where pieces of the other side stand next to a restricting piece of `color`."""
+    comp = board.compiled
+    out = 0
+    theirs = board.occ[color]
+    for kind, _, _ in comp.restrictors:
+        reach = comp.restrict_reach[kind]
+        bb = board.kind_bb[kind] & theirs
+        while bb and reach is not None:
+            low = bb & -bb
+            bb ^= low
+            out |= reach[low.bit_length() - 1]
+    return out & board.occ[color ^ 1]
+
+
 def pseudo_targets(board: Board, sq: int, kind: int, color: int, occupied: int) -> int:
     comp = board.compiled
     if comp.restrictions and comp.restrictable[kind]:
@@ -390,13 +405,23 @@ def generate_pseudo(board: Board) -> list[int]:
     moves: list[int] = []
     zone_all = comp.promo_zone[us]
     choices = comp.promo_choices[us]
+    enemy = occ[us ^ 1]
+    held = held_squares(board, us ^ 1) if comp.restrictions else 0
     for g in comp.gens[us]:
         bb = kinds[g.kind] & own
+        if not bb or (g.quiet.empty and g.capture.empty):
+            continue
+        quiet, capture, same = g.quiet, g.capture, g.same
         while bb:
             low = bb & -bb
             bb ^= low
             sq = low.bit_length() - 1
-            t = pseudo_targets(board, sq, g.kind, us, occupied)
+            if held & low:
+                t = pseudo_targets(board, sq, g.kind, us, occupied)
+            elif same:
+                t = quiet.attacks(sq, occupied) & ~own
+            else:
+                t = (quiet.attacks(sq, occupied) & empty) | (capture.attacks(sq, occupied) & enemy)
             if g.pawn and comp.double_step[us] & low:
                 one = sq + comp.forward[us]
                 two = one + comp.forward[us]

@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck pytest bench clean
+.PHONY: run test lint typecheck pytest bench clean frontend chromium
 
 $(STAMP): pyproject.toml
 	@# Debian packages some tests need; installed as root when absent (CI and fresh machines)
@@ -15,8 +15,23 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-run: $(STAMP)
-	$(BIN)/hordes $(ARGS)
+# The web app's front-end packages (chessgroundx), served as they are: no bundler, no build step.
+FRONTEND := src/hordes/web/frontend
+NODE_MODULES := $(FRONTEND)/node_modules/.package-lock.json
+
+$(NODE_MODULES): $(FRONTEND)/package.json $(FRONTEND)/package-lock.json
+	cd $(FRONTEND) && npm ci --no-audit --no-fund --loglevel=error
+	touch $(NODE_MODULES)
+
+frontend: $(NODE_MODULES)
+
+# Debian's Chromium for the browser tests (Playwright drives it; no browser is ever downloaded).
+chromium:
+	@command -v chromium >/dev/null || { [ "$$(id -u)" = 0 ] && (apt-get update -qq && apt-get install -y -qq chromium) >/dev/null 2>&1; } || echo "warning: could not install chromium (the browser tests will be skipped)"
+
+# `make run` starts the web app on http://127.0.0.1:8000; `make run ARGS="perft orda 4"` runs another command.
+run: $(STAMP) $(NODE_MODULES)
+	$(BIN)/hordes $(if $(ARGS),$(ARGS),serve)
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks tools
@@ -25,7 +40,7 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy --strict src/hordes
 
-pytest: $(STAMP)
+pytest: $(STAMP) $(NODE_MODULES) chromium
 	$(BIN)/pytest -q -n 2 $(PYTEST_ARGS)
 
 test: lint typecheck pytest

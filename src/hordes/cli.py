@@ -54,7 +54,10 @@ def _cmd_perft(args: argparse.Namespace) -> int:
 # Each layer above the core adds its own subcommands: a module with `register(subparsers)`.
 COMMAND_MODULES: tuple[str, ...] = (
     "hordes.notation.cli",
+    "hordes.play_cli",
+    "hordes.engine.cli",
     "hordes.site_cli",
+    "hordes.web.cli",
 )
 
 

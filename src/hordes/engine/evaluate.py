@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from weakref import WeakKeyDictionary
 
+from hordes.core import movegen
 from hordes.core.compiled import compiled
 from hordes.core.rules import Variant
 from hordes.errors import VariantError
@@ -34,12 +35,17 @@ PAIR_TERMS: dict[str, tuple[int, int]] = {
     "royal_centre": (-6, 8),
     # per own piece on a square next to a royal piece
     "royal_shelter": (12, 0),
+    # per enemy piece (not a pawn, not royal) within two squares of a royal piece: attackers gather
+    "royal_danger": (-12, 0),
     # royal pieces that win by reaching a camp (rules.campmate): per rank of progress towards it
     "campmate": (0, 30),
 }
 # Single numbers and switches.
 SCALAR_TERMS: dict[str, int] = {
     "tempo": 10,  # bonus for the side to move
+    # rules.campmate: penalty for the side to move when an enemy royal piece could step into its camp
+    # on a square we do not attack (we must parry at once, or lose)
+    "campmate_threat": 0,
 }
 SWITCHES: dict[str, bool] = {
     # Null-move pruning assumes that passing never helps; documents of zugzwang-heavy games switch it off.
@@ -75,8 +81,10 @@ class EvalParams:
     pawn_advance: tuple[int, int]
     royal_centre: tuple[int, int]
     royal_shelter: tuple[int, int]
+    royal_danger: tuple[int, int]
     campmate: tuple[int, int]
     tempo: int
+    campmate_threat: int
     null_move: bool
     late_move_reductions: bool
     pawn_unit: int
@@ -87,7 +95,7 @@ def _pair(source: str, key: str, value: Any) -> tuple[int, int]:
         raise VariantError(source, key, f"must be a number or [middlegame, endgame], not {value!r}")
     if isinstance(value, int):
         return value, value
-    if isinstance(value, list) and len(value) == 2 and all(_is_int(v) for v in value):
+    if isinstance(value, list | tuple) and len(value) == 2 and all(_is_int(v) for v in value):
         return int(value[0]), int(value[1])
     raise VariantError(source, key, f"must be a whole number or [middlegame, endgame], not {value!r}")
 
@@ -96,9 +104,10 @@ def _is_int(v: object) -> bool:
     return isinstance(v, int) and not isinstance(v, bool) and abs(v) <= 100000
 
 
-def parse_params(variant: Variant) -> EvalParams:
-    """Validate `engine.evaluation`, naming the offending key; missing keys take the defaults."""
-    data: Mapping[str, Any] = variant.evaluation or {}
+def parse_params(variant: Variant, overrides: Mapping[str, Any] | None = None) -> EvalParams:
+    """Validate `engine.evaluation`, naming the offending key; missing keys take the defaults.
+    `overrides` (same keys) replace the document's values, for experiments and tuning."""
+    data: Mapping[str, Any] = {**(variant.evaluation or {}), **(overrides or {})}
     source = variant.source
     prefix = "engine.evaluation"
     unknown = sorted(set(data) - ALL_KEYS)
@@ -137,8 +146,10 @@ def parse_params(variant: Variant) -> EvalParams:
         pawn_advance=pairs["pawn_advance"],
         royal_centre=pairs["royal_centre"],
         royal_shelter=pairs["royal_shelter"],
+        royal_danger=pairs["royal_danger"],
         campmate=pairs["campmate"],
         tempo=scalars["tempo"],
+        campmate_threat=scalars["campmate_threat"],
         null_move=switches["null_move"],
         late_move_reductions=switches["late_move_reductions"],
         pawn_unit=int(pawn_unit),
@@ -152,9 +163,9 @@ class Evaluator:
     move's effect is `sum(table[after][sq] - table[before][sq])` over the squares it touched.
     """
 
-    def __init__(self, variant: Variant) -> None:
+    def __init__(self, variant: Variant, overrides: Mapping[str, Any] | None = None) -> None:
         self.variant = variant
-        self.params = params = parse_params(variant)
+        self.params = params = parse_params(variant, overrides)
         comp = compiled(variant)
         geo = variant.geometry
         size = geo.size
@@ -223,7 +234,32 @@ class Evaluator:
         ]
         self.royal_kinds = comp.royal_kinds
         self.shelter = params.royal_shelter
-        self.use_shelter = params.royal_shelter != (0, 0)
+        self.danger = params.royal_danger
+        self.use_shelter = params.royal_shelter != (0, 0) or params.royal_danger != (0, 0)
+        # Campmate threats: from which squares a camp-winning royal of each side reaches its camp.
+        self.camp_threat = params.campmate_threat if comp.camp_kinds else 0
+        self.camp_kinds = comp.camp_kinds
+        self.camp_zone = comp.camp_zone
+        self.camp_near = [0, 0]
+        for color in (0, 1):
+            for k in comp.camp_kinds:
+                gen = comp.gens[color][k]
+                for sq in range(size):
+                    if (gen.quiet.attacks(sq, 0) | gen.capture.attacks(sq, 0)) & comp.camp_zone[color]:
+                        self.camp_near[color] |= 1 << sq
+        self.use_extras = self.use_shelter or bool(self.camp_threat)
+        # Squares within two king steps of each square, for the danger term.
+        self.zone = [
+            sum(
+                1 << geo.square(f, r)
+                for f in range(geo.file_of(sq) - 2, geo.file_of(sq) + 3)
+                for r in range(geo.rank_of(sq) - 2, geo.rank_of(sq) + 3)
+                if geo.on_board(f, r)
+            )
+            for sq in range(size)
+        ]
+        # Kinds that count as attackers for the danger term: neither pawns nor royal nor immobile.
+        self.attacker_kinds = [k for k, p in enumerate(pieces) if not (p.pawn or p.royal or p.immobile)]
         # Values for move ordering and pruning (middlegame material of a kind, by code).
         self.value = [
             max(pieces[code >> 1].value_mg, pieces[code >> 1].value_eg, 0) for code in range(2 * len(pieces))
@@ -254,31 +290,65 @@ class Evaluator:
         return (mg * (ph - lo) + eg * (hi - ph)) // (hi - lo)
 
     def extras(self, board: Board, packed: int) -> int:
-        """Terms that are not piece-square terms (White's point of view)."""
+        """Terms that are not piece-square terms (White's point of view): royal shelter and danger,
+        and the campmate threat against the side to move."""
+        score = self.threat(board) if self.camp_threat else 0
         if not self.use_shelter:
-            return 0
+            return score
         ph, _, _ = unpack(packed)
         hi, lo = self.phase_hi, self.phase_lo
-        w_mg, w_eg = self.shelter
         kinds = board.kind_bb
         occ = board.occ
         ring = self.ring
+        zone = self.zone
         royals = 0
         for k in self.royal_kinds:
             royals |= kinds[k]
-        count = 0
+        attackers = 0
+        for k in self.attacker_kinds:
+            attackers |= kinds[k]
+        shelter = danger = 0
         for color, sign in ((0, 1), (1, -1)):
             own = occ[color]
+            enemy = attackers & occ[color ^ 1]
             bb = royals & own
             while bb:
                 low = bb & -bb
                 bb ^= low
-                count += sign * (ring[low.bit_length() - 1] & own).bit_count()
+                sq = low.bit_length() - 1
+                shelter += sign * (ring[sq] & own).bit_count()
+                danger += sign * (zone[sq] & enemy).bit_count()
+        mg = shelter * self.shelter[0] + danger * self.danger[0]
+        eg = shelter * self.shelter[1] + danger * self.danger[1]
         if ph >= hi:
-            return count * w_mg
+            return score + mg
         if ph <= lo:
-            return count * w_eg
-        return count * (w_mg * (ph - lo) + w_eg * (hi - ph)) // (hi - lo)
+            return score + eg
+        return score + (mg * (ph - lo) + eg * (hi - ph)) // (hi - lo)
+
+    def threat(self, board: Board) -> int:
+        """-campmate_threat (White's view) if the side not to move has a royal one step from a camp
+        square that the side to move does not attack."""
+        them = board.turn ^ 1
+        kinds = board.kind_bb
+        occ = board.occ
+        near = self.camp_near[them] & occ[them]
+        if not near:
+            return 0
+        occupied = occ[0] | occ[1]
+        for k in self.camp_kinds:
+            bb = kinds[k] & near
+            while bb:
+                low = bb & -bb
+                bb ^= low
+                targets = movegen.pseudo_targets(board, low.bit_length() - 1, k, them, occupied)
+                targets &= self.camp_zone[them]
+                while targets:
+                    t = targets & -targets
+                    targets ^= t
+                    if not movegen.attacked_by(board, board.turn, t.bit_length() - 1, occupied ^ low):
+                        return self.camp_threat if them == 0 else -self.camp_threat
+        return 0
 
     def evaluate(self, board: Board) -> int:
         """The static score from the side to move's point of view (no search)."""

@@ -46,15 +46,15 @@ class Limits:
         return bool(s())
 
     def budget(self, turn: int) -> tuple[float | None, float | None]:
-        """(soft, hard) seconds: do not start a new iteration after soft; abort at hard."""
+        """(soft, hard) seconds: do not start a new iteration after soft; abort at hard.
+
+        With both a move time and a clock (a playing level's cap in a timed game), the tighter wins."""
         if self.infinite:
             return None, None
-        if self.movetime is not None:
-            t = max(0.001, self.movetime - self.overhead)
-            return t, t
+        fixed = max(0.001, self.movetime - self.overhead) if self.movetime is not None else None
         left = self.wtime if turn == 0 else self.btime
         if left is None:
-            return None, None
+            return fixed, fixed
         inc = self.winc if turn == 0 else self.binc
         left = max(0.0, left - self.overhead)
         # Expect about 30 more moves (fewer when the GUI says so), and use most of the increment.
@@ -63,7 +63,10 @@ class Limits:
         hard = min(left * 0.5, soft * 4)
         soft = min(soft, left * 0.25)
         floor = min(0.005, left * 0.5)
-        return max(floor, soft), max(floor, hard)
+        soft, hard = max(floor, soft), max(floor, hard)
+        if fixed is not None:
+            return min(fixed, soft), min(fixed, hard)
+        return soft, hard
 
 
 @dataclass(frozen=True, slots=True)

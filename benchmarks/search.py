@@ -1,0 +1,155 @@
+"""Search speed: nodes/s and depth reached in a fixed time from 10 positions per variant, beside
+Debian's Fairy-Stockfish on the same positions (where it plays the variant) in the same run.
+
+    .venv/bin/python benchmarks/search.py                      # 1 s per position, every variant
+    .venv/bin/python benchmarks/search.py --movetime 0.3 --variants orda
+
+The goal is >= 1/5 of Fairy-Stockfish's nodes/s. Fairy-Stockfish runs through hordes' UCI client
+(`go movetime`), one thread, 16 MB hash; chess is built in, Orda comes from
+../shared/oracle/orda-debian.ini. The Debian release (11.1) cannot express Khan's Chess, and no other
+program plays Hordes of Change, so those two are measured for hordes alone.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import sys
+import time
+from pathlib import Path
+
+from hordes import Board
+from hordes.engine.client import FAIRY_STOCKFISH, UciClient
+from hordes.engine.limits import Limits
+from hordes.engine.search import Searcher
+
+DEBIAN_INI = Path(__file__).resolve().parents[2] / "shared" / "oracle" / "orda-debian.ini"
+GOAL = 1 / 5
+
+# Ten positions per variant from a fixed self-play game (every ninth ply): opening to endgame.
+POSITIONS: dict[str, list[str]] = {
+    "chess": [
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "r1bqkb1r/pppppppp/2n5/3Nn3/8/5NPP/PPPPPP2/R1BQKB1R b KQkq - 2 5",
+        "r1bqkb1r/pppp1ppp/8/3p4/8/5PPP/PPQP1P2/R1B1KB1R w KQkq - 0 10",
+        "r1b1k2r/pppp1ppp/8/3p4/8/4PPPP/PP1K1P2/R4B1R b kq - 0 14",
+        "r1bk3r/pp1p1pp1/8/4R2p/3p4/5PPP/PP1K1P2/5B1R w - - 0 19",
+        "r1bk3r/3p4/1p6/p4ppp/P2R1P2/6PP/1P1K1PB1/7R b - - 0 23",
+        "r6r/2kp4/1pb5/p4pPp/P1R5/6PP/1P1K1P2/5BR1 w - - 5 28",
+        "r5r1/2kp4/1pb5/p4RP1/6R1/7P/1P1K1PB1/8 b - - 2 32",
+        "6r1/2kp2P1/8/pp6/8/7P/1P1K1PR1/8 w - - 1 37",
+        "6r1/2k3P1/8/3p3P/1p4R1/P7/3K1P2/8 b - - 0 41",
+    ],
+    "orda": [
+        "lhaykahl/8/pppppppp/8/8/8/PPPPPPPP/RNBQKBNR w KQ - 0 1",
+        "l1a1ka1l/h3yh2/1ppppppp/p7/8/N1P5/PP1PPPPP/1RBQKBNR b K - 1 5",
+        "2a1ka2/1hl1yh2/1ppp1pp1/p3p2l/8/N1P2N1P/PP1PPP2/1RBQKB1R w K - 0 10",
+        "4ka2/ahl1yh2/1ppp1pp1/p7/3PNl2/N1P1BP1P/PP2P3/1R1QKB1R b K - 0 14",
+        "4ka2/1h2yh2/1papl1p1/p2l1pN1/8/N1PQBP1P/PP2P3/1R2KB1R w K - 4 19",
+        "5a2/1h2yk2/1pap2p1/p2l4/8/2P1pP1P/PP2P3/1RQ1KB1R b K - 1 23",
+        "8/1h1ay3/1p1pk3/p3l1p1/8/2PQ3P/PP2P3/1R2KB1R w K - 0 28",
+        "8/3ay3/1p1k4/p2pl1pQ/4h2P/2P5/PP2P3/1R2KB1R b K - 2 32",
+        "8/3a1l2/1p1ky1Q1/p2p2P1/8/2P5/PP2P3/1RK2B1h w - - 1 37",
+        "8/3a4/1p1ky1Q1/3p2P1/pK6/1PP5/P3P3/5l2 b - - 0 41",
+    ],
+    "khans": [
+        "lhatkahl/ssssssss/8/8/8/8/PPPPPPPP/RNBQKBNR w KQ - 0 1",
+        "lh1tkahl/ssssssss/4a3/8/3N4/6N1/PPPPPPPP/R1BQKB1R b KQ - 9 5",
+        "lh1tkahl/ssssssss/5a2/8/4P3/3N2N1/PPPP1PPP/R1BQKB1R w KQ - 1 10",
+        "l2tka1l/ssssssss/8/8/3hh3/2PN4/PP1P1PPP/R1BQKB1R b KQ - 0 14",
+        "l2tka1l/sssss1ss/3h1h2/6s1/6PP/2PN1P2/PP1PQ3/R1B1KB1R w KQ - 0 19",
+        "l2tka1l/sssss1ss/3h4/5P2/5N2/2P2P2/PP1PQ3/R1B1KB2 b Q - 0 23",
+        "l2tka2/sssss1ss/8/8/3P1h2/2PQ1P1B/PP6/R3K3 w Q - 0 28",
+        "l3ka2/ss1Bsts1/8/3s3Q/3P4/2P1h3/PP6/R3K3 b - - 0 32",
+        "l2k1a2/ss2s1s1/7t/3s1B2/3P4/2PQ4/PP4h1/R3K3 w - - 9 37",
+        "l2k1a2/ss2s1s1/8/3s4/3PQ1h1/2P5/PP1K4/R7 b - - 1 41",
+    ],
+    "hordes": [
+        "bbrkkrbb/rbbrrbbr/brbrrbrb/8/8/BRBRRBRB/RBBRRBBR/BBRKKRBB w - - 0 1",
+        "bbrkkrbb/1bbrrbbr/1rbrr1rb/4bB2/1B1R4/rRBbRBR1/RBBRRBBR/BBRKNRBB b - - 9 5",
+        "b1rkkrbb/b1brrbbr/1rbrr1r1/3RbB2/1BbBbb2/rR2RBR1/RBBRRBBR/BBRKNRBB w - - 18 10",
+        "1Rrkkrbb/1bbrrbbr/r1br1rr1/2bRbB2/2bBbb2/r1B1RBR1/RBBRRBBR/BBRNNRBB b - - 27 14",
+        "1Rrnkrbb/1bbrrbbr/r1br1rr1/2bRbB1R/b2Bbb2/r1BBRB1R/RB1RRBB1/BBRNNRBB w - - 36 19",
+        "rRrnkrbb/1bbrrbbr/2brr1r1/1bbRbB1R/r1BBbb2/2BBRBR1/RB1RRBBB/B1RNNR1B b - - 45 23",
+        "rRrnkrbb/1bbrrbbr/2brrbr1/2bBRB1R/b2Bbb2/r1BBRBR1/RB1RRBBB/BR1KNR1B w - - 54 28",
+        "1Rrkkrbb/1bbrrbbr/2brrbrR/r1bBRBR1/2bBbb2/r1B1RB2/RBBRRBBB/B1RKKR1B b - - 63 32",
+        "1Rrkkrbb/rbbrrbb1/2brrbr1/2bBRBRr/3Bbb2/rbBBRBB1/RBRRRBBR/B2KKR1B w - - 72 37",
+        "R1rnkrbb/1bbrrbb1/2brrbr1/r1bBRBRr/3Bbb2/rbBBRBBR/RBRRRBB1/2BKKR1B b - - 81 41",
+    ],
+}
+
+
+def ours(variant: str, fen: str, movetime: float) -> tuple[int, int, float]:
+    searcher = Searcher(64)
+    last = None
+    for info in searcher.search(Board(variant, fen), Limits(movetime=movetime)):
+        last = info
+    assert last is not None
+    return last.nodes, last.depth, last.time
+
+
+def fairy_stockfish(variant: str, movetime: float) -> UciClient | None:
+    if not os.access(FAIRY_STOCKFISH, os.X_OK) or variant not in ("chess", "orda"):
+        return None
+    options: dict[str, object] = {"Threads": 1, "Hash": 16}
+    if variant == "orda":
+        if not DEBIAN_INI.is_file():
+            return None
+        options["VariantPath"] = str(DEBIAN_INI)
+    client = UciClient([FAIRY_STOCKFISH], name="fairy-stockfish", options=options)
+    client.set_variant(variant)
+    return client
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--movetime", type=float, default=1.0, help="seconds per position (default 1)")
+    parser.add_argument("--variants", nargs="*", default=list(POSITIONS), choices=list(POSITIONS))
+    args = parser.parse_args()
+    python = f"Python {platform.python_version()}, {platform.machine()}"
+    print(f"# search benchmark: {args.movetime:g} s per position, {python}")
+    print(f"# {time.strftime('%Y-%m-%d %H:%M')}, {os.cpu_count()} cores, load {os.getloadavg()[0]:.2f}")
+    ours_head = f"{'variant':<8} {'pos':>3} {'nodes':>9} {'nps':>8} {'depth':>5}"
+    print(f"{ours_head} | {'FSF nodes':>10} {'FSF nps':>9} {'depth':>5}")
+    verdict = 0
+    for variant in args.variants:
+        client = fairy_stockfish(variant, args.movetime)
+        total_nodes = total_time = 0.0
+        fsf_nodes = fsf_time = 0.0
+        depths: list[int] = []
+        fsf_depths: list[int] = []
+        for i, fen in enumerate(POSITIONS[variant]):
+            nodes, depth, elapsed = ours(variant, fen, args.movetime)
+            total_nodes += nodes
+            total_time += elapsed
+            depths.append(depth)
+            row = f"{variant:<8} {i:>3} {nodes:>9} {nodes / elapsed:>8.0f} {depth:>5} |"
+            if client is not None:
+                client.new_game()
+                result = client.go(Board(variant, fen), movetime=args.movetime)
+                last = result.infos[-1] if result.infos else None
+                deepest = max((x.depth for x in result.infos), default=0)
+                if last is not None and last.time_ms:
+                    fsf_nodes += last.nodes
+                    fsf_time += last.time_ms / 1000
+                    fsf_depths.append(deepest)
+                    row += f" {last.nodes:>10} {last.nodes * 1000 / last.time_ms:>9.0f} {deepest:>5}"
+            print(row, flush=True)
+        nps = total_nodes / total_time
+        line = f"{variant:<8} all {int(total_nodes):>9} {nps:>8.0f} {sum(depths) / len(depths):>5.1f} |"
+        if client is not None and fsf_time:
+            fsf_nps = fsf_nodes / fsf_time
+            ratio = nps / fsf_nps
+            line += f" {int(fsf_nodes):>10} {fsf_nps:>9.0f} {sum(fsf_depths) / len(fsf_depths):>5.1f}"
+            line += f"   ratio 1/{1 / ratio:.1f} ({'meets' if ratio >= GOAL else 'below'} the 1/5 goal)"
+            verdict |= ratio < GOAL
+            client.quit()
+        print(line, flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

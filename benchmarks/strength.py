@@ -1,0 +1,78 @@
+"""Playing strength: hordes against a random mover, a greedy one-ply player, and Debian's
+Fairy-Stockfish at Skill Levels 0, 3 and 6 (chess and Orda), plus Hordes of Change self-play balance.
+
+    .venv/bin/python benchmarks/strength.py --games 100 --tc 5+0.05 --concurrency 2
+    .venv/bin/python benchmarks/strength.py --only orda-fsf3 --games 20      # one line of the table
+
+Each line is an Elo difference with its 95 % error (a sweep is a one-sided bound) from `--games`
+games at the stated time control, colours alternating, openings from a random 4-ply book.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+from hordes.engine.client import FAIRY_STOCKFISH
+from hordes.engine.match import MatchConfig, TimeControl, run_match, summary
+
+DEBIAN_INI = Path(__file__).resolve().parents[2] / "shared" / "oracle" / "orda-debian.ini"
+
+
+def fsf(skill: int, variant: str) -> str:
+    opts = [f"Skill Level={skill}", "name=fsf-skill" + str(skill)]
+    if variant == "orda":
+        opts.insert(0, f"VariantPath={DEBIAN_INI}")
+    return f"{FAIRY_STOCKFISH}:" + ",".join(opts)
+
+
+def plan() -> dict[str, tuple[str, str, str]]:
+    """name -> (player 1, player 2, variant)."""
+    lines: dict[str, tuple[str, str, str]] = {}
+    for variant in ("chess", "orda", "khans", "hordes"):
+        lines[f"{variant}-random"] = ("hordes", "random", variant)
+        lines[f"{variant}-greedy"] = ("hordes", "greedy", variant)
+    if os.access(FAIRY_STOCKFISH, os.X_OK):
+        for variant in ("chess", "orda"):
+            for skill in (0, 3, 6):
+                lines[f"{variant}-fsf{skill}"] = ("hordes", fsf(skill, variant), variant)
+    lines["hordes-selfplay"] = ("hordes", "hordes:name=hordes-b", "hordes")
+    return lines
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--tc", default="5+0.05")
+    parser.add_argument("--concurrency", type=int, default=1)
+    parser.add_argument("--only", nargs="*", help="names of the lines to run (default: all)")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    lines = plan()
+    names = args.only or list(lines)
+    print(f"# strength: {args.games} games per line, tc {args.tc}, {time.strftime('%Y-%m-%d %H:%M')}")
+    for name in names:
+        p1, p2, variant = lines[name]
+        config = MatchConfig(
+            p1,
+            p2,
+            variant,
+            args.games,
+            tc=TimeControl.parse(args.tc),
+            concurrency=args.concurrency,
+            seed=args.seed,
+        )
+        start = time.perf_counter()
+        result = run_match(config)
+        print(f"## {name} ({time.perf_counter() - start:.0f} s)")
+        print(summary(config, result), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

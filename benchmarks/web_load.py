@@ -1,0 +1,238 @@
+"""Load test of the web app: many live games over websockets on loopback, human-vs-human moves.
+
+    python benchmarks/web_load.py                 # 100 games, 1 move per second each, for 60 s
+    python benchmarks/web_load.py --seconds 10    # a shorter run
+    python benchmarks/web_load.py --url http://127.0.0.1:8000   # against a server already running
+
+Unless --url is given, a `hordes serve` is started on a free 127.0.0.1 port with a temporary data
+directory (SQLite) and stopped at the end. Each game has two websocket clients, one per seat; the
+side to move sends a random legal move (from the `dests` the server sent) once per period, so the
+whole run is a steady `games x rate` moves per second. A game that ends is replaced by a new one.
+
+Latency is measured from sending a move to receiving the server's `ack` for it, which the server
+sends after the move is validated, stored and broadcast to both seats. Errors are error messages,
+timeouts (5 s) and lost connections. Only loopback addresses are accepted as targets.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import statistics
+import sys
+import tempfile
+import time
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlparse
+
+from websockets.asyncio.client import ClientConnection, connect
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from tests.web.live_server import server  # the same launcher the tests use
+
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+TIMEOUT = 5.0
+
+
+@dataclass
+class Stats:
+    latencies: list[float] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    games_finished: int = 0
+
+
+def post(base: str, path: str, body: dict[str, Any]) -> Any:
+    req = urllib.request.Request(
+        base + path, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}
+    )
+    with urllib.request.urlopen(req, timeout=10) as r:
+        return json.loads(r.read())
+
+
+def pick(state: dict[str, Any], rng: random.Random) -> str | None:
+    """A random legal move of the position the server described."""
+    moves = [f + t for f, tos in state["dests"].items() for t in tos]
+    moves += [sq + sq for sq in state.get("transforms", {})]
+    if not moves:
+        return None
+    move = rng.choice(moves)
+    choices = state["promotions"].get(move)
+    if choices:
+        move += rng.choice(choices).lower().replace("+", "")
+    return move
+
+
+class Seat:
+    """One player's websocket; keeps the latest position it was sent."""
+
+    def __init__(self, ws: ClientConnection) -> None:
+        self.ws = ws
+        self.state: dict[str, Any] = {}
+        self.acks: dict[int, asyncio.Future[dict[str, Any]]] = {}
+
+    async def listen(self, stats: Stats) -> None:
+        try:
+            async for raw in self.ws:
+                msg = json.loads(raw)
+                kind = msg.get("type")
+                if kind in ("game", "move", "status"):
+                    self.state.update(msg)
+                elif kind in ("ack", "error"):
+                    fut = self.acks.pop(msg.get("ref"), None)
+                    if fut is not None and not fut.done():
+                        fut.set_result(msg)
+                    elif kind == "error":
+                        stats.errors.append(f"unsolicited error: {msg}")
+        except Exception as exc:
+            stats.errors.append(f"connection lost: {exc!r}")
+
+
+Opened = tuple[dict[str, Seat], list[asyncio.Task[None]]]  # a game's two seats and their listeners
+
+
+async def open_game(
+    base: str, variant: str, stats: Stats
+) -> tuple[dict[str, Seat], list[asyncio.Task[None]]]:
+    """A new game between two people, both seats connected."""
+    game = await asyncio.to_thread(post, base, "/api/games", {"variant": variant, "opponent": "friend"})
+    tokens = {"white": game["token"], "black": game["invite_token"]}
+    ws_base = base.replace("http://", "ws://")
+    seats: dict[str, Seat] = {}
+    tasks = []
+    for color, token in tokens.items():
+        ws = await connect(f"{ws_base}/ws/game/{game['id']}?token={token}", max_size=2**20)
+        seats[color] = Seat(ws)
+        seats[color].state = json.loads(await ws.recv())
+        tasks.append(asyncio.create_task(seats[color].listen(stats)))
+    return seats, tasks
+
+
+async def close_game(seats: dict[str, Seat], tasks: list[asyncio.Task[None]]) -> None:
+    for s in seats.values():
+        await s.ws.close()
+    for t in tasks:
+        t.cancel()
+
+
+async def play_games(
+    base: str,
+    variant: str,
+    first: Opened,
+    rate: float,
+    start: float,
+    deadline: float,
+    stats: Stats,
+    seed: int,
+) -> None:
+    """One game slot: play moves at `rate` per second until the deadline, starting new games as needed."""
+    rng = random.Random(seed)
+    period = 1.0 / rate
+    ref = 0
+    seats, tasks = first
+    next_at = start + rng.random() * period  # spread the games over the period
+    try:
+        while time.monotonic() < deadline:
+            await asyncio.sleep(max(0.0, next_at - time.monotonic()))
+            next_at += period
+            seat = seats[seats["white"].state["turn"]]
+            state = seat.state
+            move = pick(state, rng) if state.get("status") == "playing" else None
+            if move is None:  # the game is over: replace it
+                stats.games_finished += 1
+                await close_game(seats, tasks)
+                seats, tasks = await open_game(base, variant, stats)
+                continue
+            ref += 1
+            fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+            seat.acks[ref] = fut
+            t0 = time.perf_counter()
+            await seat.ws.send(json.dumps({"type": "move", "uci": move, "ply": state["ply"], "ref": ref}))
+            try:
+                reply = await asyncio.wait_for(fut, TIMEOUT)
+            except TimeoutError:
+                stats.errors.append(f"timeout on {move}")
+                continue
+            if reply["type"] == "error":
+                stats.errors.append(f"{move}: {reply['error']} {reply['message']}")
+                continue
+            # both seats have the new position once the ack is here (the broadcast comes first)
+            stats.latencies.append(time.perf_counter() - t0)
+    finally:
+        await close_game(seats, tasks)
+
+
+def percentile(values: list[float], p: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    k = min(len(ordered) - 1, max(0, round(p / 100 * (len(ordered) - 1))))
+    return ordered[k]
+
+
+async def run(base: str, games: int, rate: float, seconds: float, variant: str) -> dict[str, Any]:
+    stats = Stats()
+    # Set-up (not timed): create the games and connect both seats of each, a few at a time.
+    gate = asyncio.Semaphore(10)
+
+    async def opened() -> Opened:
+        async with gate:
+            return await open_game(base, variant, stats)
+
+    first = await asyncio.gather(*(opened() for _ in range(games)))
+    start = time.monotonic()
+    deadline = start + seconds
+    await asyncio.gather(
+        *(play_games(base, variant, first[i], rate, start, deadline, stats, seed=i) for i in range(games))
+    )
+    elapsed = time.monotonic() - start
+    lat = [x * 1000 for x in stats.latencies]
+    return {
+        "games": games,
+        "rate_per_game": rate,
+        "seconds": round(elapsed, 1),
+        "moves": len(lat),
+        "moves_per_s": round(len(lat) / elapsed, 1),
+        "p50_ms": round(percentile(lat, 50), 2),
+        "p95_ms": round(percentile(lat, 95), 2),
+        "p99_ms": round(percentile(lat, 99), 2),
+        "max_ms": round(max(lat), 2) if lat else None,
+        "mean_ms": round(statistics.fmean(lat), 2) if lat else None,
+        "games_finished": stats.games_finished,
+        "errors": len(stats.errors),
+        "first_errors": stats.errors[:5],
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--rate", type=float, default=1.0, help="moves per second in each game")
+    parser.add_argument("--seconds", type=float, default=60.0)
+    parser.add_argument("--variant", default="chess")
+    parser.add_argument("--url", help="a running server (loopback only); default: start one")
+    args = parser.parse_args()
+    if args.url:
+        host = urlparse(args.url).hostname or ""
+        if host not in LOOPBACK and not host.startswith("127."):
+            parser.error("only loopback targets (127.0.0.0/8, localhost, ::1) are allowed")
+        result = asyncio.run(run(args.url.rstrip("/"), args.games, args.rate, args.seconds, args.variant))
+    else:
+        with tempfile.TemporaryDirectory() as data, server(Path(data)) as base:
+            result = asyncio.run(run(base, args.games, args.rate, args.seconds, args.variant))
+    print(
+        f"{result['games']} games x {result['rate_per_game']} moves/s for {result['seconds']} s: "
+        f"{result['moves']} moves, {result['moves_per_s']} moves/s; latency p50 {result['p50_ms']} ms, "
+        f"p95 {result['p95_ms']} ms, p99 {result['p99_ms']} ms, max {result['max_ms']} ms; "
+        f"errors {result['errors']}"
+    )
+    print(json.dumps(result))
+    return 0 if result["errors"] == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

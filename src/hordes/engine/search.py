@@ -1,0 +1,707 @@
+"""Alpha-beta search over the Board API, for every variant the rules core plays.
+
+Iterative deepening with principal-variation search, a transposition table, quiescence on captures,
+promotions and camp-reaching moves, null-move pruning, late-move reductions, futility pruning and
+check extensions. Move ordering: hash move, captures by value gained (an owner-changing capture costs
+the capturer twice its value), killers, history.
+
+The game's end is judged the way `Board.outcome()` judges it, generically: campmate, no legal move
+(checkmate, or the document's stalemate rule), repetition (a draw, or a loss for the player who
+completes it), the n-move rule and dead positions. So the search has no variant-specific code.
+
+Speed: the hot path works on move ints and closures over local variables (cell access is the
+cheapest variable access CPython has), keeps the evaluation incrementally as a packed
+(phase, middlegame, endgame) int, and creates no Move objects.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from hordes.core import movegen
+from hordes.core.position import Board, Move
+from hordes.engine.evaluate import BITS, Evaluator, evaluator
+from hordes.engine.limits import INF, MATE, MATE_BOUND, Info, Limits
+from hordes.engine.tt import EXACT, LOWER, UPPER, TranspositionTable
+
+MAX_PLY = 100
+MAX_DEPTH = 64
+POLL_NODES = 128  # how often the clock, the node limit and the stop signal are checked
+QS_EVASION_PLIES = 4  # quiescence answers a check with every evasion only this close to its start
+
+SQ = movegen.SQ_MASK
+TO = movegen.TO_SHIFT
+PROMO = movegen.PROMO_SHIFT
+FLAGS = movegen.FLAG_SHIFT
+SPECIAL = movegen.FLAG_CASTLE | movegen.FLAG_EP  # moves that touch more than their two squares
+KEY_SHIFT = 32  # ordering keys sit above the move int: key << 32 | move sorts by key
+
+# Late-move reductions by depth and move number (the usual logarithmic formula).
+_LMR = [[0] * 64 for _ in range(MAX_DEPTH + 1)]
+for _d in range(1, MAX_DEPTH + 1):
+    for _i in range(1, 64):
+        _LMR[_d][_i] = int(0.75 + math.log(_d) * math.log(_i) / 2.25)
+
+
+class _Abort(Exception):
+    """A limit or the stop signal ended the search mid-iteration."""
+
+
+def _null_push(board: Board) -> tuple[int, int, int, int]:
+    """Pass the move (for null-move pruning). Board has no public null move yet: this flips the side to
+    move and the hash exactly as a move would, and sets the reversible-move count to 0 so repetition
+    detection does not look back across the pass."""
+    comp = board.compiled
+    saved = (board.turn, board.ep_square, board.halfmove, board._hash)
+    h = board._hash ^ comp.z_turn
+    if board.ep_square >= 0:
+        h ^= comp.z_ep[board.ep_square % comp.cols]
+    board.ep_square = -1
+    board.turn ^= 1
+    board.halfmove = 0
+    board._hash = h
+    board._hashes.append(h)
+    return saved
+
+
+def _null_pop(board: Board, saved: tuple[int, int, int, int]) -> None:
+    board.turn, board.ep_square, board.halfmove, board._hash = saved
+    board._hashes.pop()
+
+
+class Searcher:
+    """A search with its memory (transposition table, history) kept between moves of a game."""
+
+    def __init__(self, hash_mb: int = 16, evaluation: Mapping[str, Any] | None = None) -> None:
+        """`evaluation` overrides terms of the documents' `engine.evaluation` (for experiments)."""
+        self.evaluation = dict(evaluation or {})
+        self._evaluator: Evaluator | None = None
+        self.tt = TranspositionTable(hash_mb)
+        self.history: dict[int, list[int]] = {}  # per board size: [colour * size * size + from * size + to]
+        self._variant: object = None
+        # Legal move lists by Zobrist hash: iterative deepening visits most positions again, and
+        # generating the moves is the costliest step of a node. Two generations, like the table.
+        self.moves_new: dict[int, list[int]] = {}
+        self.moves_old: dict[int, list[int]] = {}
+        self.moves_capacity = max(4096, hash_mb * 1024 * 1024 // 400)
+
+    def new_game(self) -> None:
+        self.tt.clear()
+        self.history.clear()
+        self.moves_new = {}
+        self.moves_old = {}
+
+    def search(
+        self, board: Board, limits: Limits | None = None, *, noise: int = 0, seed: int | None = None
+    ) -> Iterator[Info]:
+        """Yield an Info after each completed depth, and a final one if a limit cut an iteration short.
+
+        The board is not changed (the search works on a copy). `noise` (internal units) adds a
+        deterministic pseudo-random term of at most that size to every evaluation, for weaker levels;
+        `seed` varies it between games.
+        """
+        if board.variant is not self._variant:
+            # Zobrist keys depend on the board size, not the variant: never mix two games' entries.
+            self.new_game()
+            self._variant = board.variant
+            self._evaluator = Evaluator(board.variant, self.evaluation) if self.evaluation else None
+        return _run(self, board.copy(), limits or Limits(), noise, seed)
+
+
+def search(board: Board, limits: Limits | None = None, *, hash_mb: int = 16) -> Iterator[Info]:
+    """Search a position with a fresh table: `for info in search(board, Limits(depth=4)): ...`."""
+    return Searcher(hash_mb).search(board, limits)
+
+
+def best_move(board: Board, limits: Limits | None = None) -> Move | None:
+    """The move a search within `limits` chooses (None when the game is over)."""
+    last = None
+    for info in search(board, limits):
+        last = info
+    return last.best_move if last else None
+
+
+def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None) -> Iterator[Info]:
+    variant = b.variant
+    rules = variant.rules
+    comp = b.compiled
+    ev = owner._evaluator or evaluator(variant)
+    params = ev.params
+    table = ev.table
+    value = ev.value
+    tempo = ev.tempo
+    pawn_unit = ev.pawn_unit
+    phase_hi, phase_lo = ev.phase_hi, ev.phase_lo
+    phase_span = max(1, phase_hi - phase_lo)
+    use_extras = ev.use_extras
+    extras = ev.extras
+    half = 1 << (BITS - 1)
+    mask = (1 << BITS) - 1
+    size = comp.size
+    pieces = variant.pieces
+    # Owner-changing captures give the capturer to the opponent: a swing of twice its value.
+    owner_cost = [
+        2 * value[c] if pieces[c >> 1].changes_owner_on_capture else 0 for c in range(2 * len(pieces))
+    ]
+    owner_cost.append(0)
+    camp = bool(comp.camp_kinds)
+    camp_kinds = frozenset(comp.camp_kinds)
+    camp_zone = comp.camp_zone
+    camp_reached = movegen.campmate_reached
+    gen = movegen.generate_legal
+    in_check = movegen.in_check
+    attacked_by = movegen.attacked_by
+    push = b.push_int
+    pop = b.pop_int
+    mailbox = b.mailbox  # changed in place by push/pop; kind_bb and occ lists are replaced, so not cached
+    tt = owner.tt
+    tt_put = tt.put
+    history = owner.history.setdefault(size, [0] * (2 * size * size))
+    killers = [[0, 0] for _ in range(MAX_PLY + 2)]
+    pv_table: list[list[int]] = [[] for _ in range(MAX_PLY + 2)]
+    # Rules of the game's end, as scores for the side to move (sign times MATE - ply, or 0).
+    if rules.no_legal_moves == "loss" or rules.stalemate == "loss":
+        stalemate_sign = -1
+    elif rules.stalemate == "win":
+        stalemate_sign = 1
+    else:
+        stalemate_sign = 0
+    rep_loss = rules.repetition_result == "loss"
+    rep_count = rules.repetition_count
+    n_move = 2 * rules.n_move_rule
+    dead_check = rules.insufficient_material
+    use_null = params.null_move
+    use_lmr = params.late_move_reductions
+    futility_margin = 2 * pawn_unit
+    delta_margin = 2 * pawn_unit
+    # Kinds whose presence makes zugzwang unlikely (null-move pruning is only tried with one of them).
+    nonpawn_kinds = [k for k, p in enumerate(pieces) if not (p.pawn or p.royal or p.immobile)]
+    noise_seed = seed if seed is not None else random.getrandbits(32)
+    noise_span = 2 * noise + 1
+
+    start = time.perf_counter()
+    soft, hard = limits.budget(b.turn)
+    hard_deadline = start + hard if hard is not None else None
+    node_limit = limits.nodes
+    max_depth = min(limits.depth or MAX_DEPTH, MAX_DEPTH)
+    nodes = 0
+    next_poll = POLL_NODES
+    seldepth = 0
+    can_abort = False  # the first root move of depth 1 always completes, so there is always a move
+    root_depth = 1
+    # After an abort the board is left mid-line (unwinding pops nothing): PVs are read on this copy.
+    pristine = b.copy()
+
+    def legal_moves() -> list[int]:
+        key = b.zobrist_hash()
+        moves = owner.moves_new.get(key)
+        if moves is None:
+            moves = owner.moves_old.get(key)
+            if moves is None:
+                moves = gen(b)
+            cache = owner.moves_new
+            cache[key] = moves
+            if len(cache) >= owner.moves_capacity:
+                owner.moves_old = cache
+                owner.moves_new = {}
+        return moves
+
+    def poll() -> None:
+        nonlocal next_poll
+        next_poll = nodes + POLL_NODES
+        if node_limit is not None:
+            next_poll = min(next_poll, node_limit)
+        if not can_abort:
+            return
+        if node_limit is not None and nodes >= node_limit:
+            raise _Abort
+        if hard_deadline is not None and time.perf_counter() >= hard_deadline:
+            raise _Abort
+        if limits.stopped():
+            raise _Abort
+
+    def static(packed: int) -> int:
+        """Evaluation for the side to move from the packed piece-square sum."""
+        eg = ((packed + half) & mask) - half
+        rest = (packed - eg) >> BITS
+        mg = ((rest + half) & mask) - half
+        ph = (rest - mg) >> BITS
+        if ph >= phase_hi:
+            score = mg
+        elif ph <= phase_lo:
+            score = eg
+        else:
+            score = (mg * (ph - phase_lo) + eg * (phase_hi - ph)) // phase_span
+        if use_extras:
+            score += extras(b, packed)
+        if noise:
+            score += ((b.zobrist_hash() ^ noise_seed) * 0x9E3779B97F4A7C15 >> 40) % noise_span - noise
+        return (score if b.turn == 0 else -score) + tempo
+
+    def child_packed(m: int, packed: int, before_from: int, before_to: int) -> int:
+        frm = m & SQ
+        to = m >> TO & SQ
+        if m >> FLAGS & SPECIAL:
+            return ev.packed(b)
+        if frm == to:
+            return packed + table[mailbox[to]][to] - table[before_to][to]
+        return (
+            packed
+            + table[mailbox[frm]][frm]
+            + table[mailbox[to]][to]
+            - table[before_from][frm]
+            - table[before_to][to]
+        )
+
+    def no_moves_score(ply: int, checked: bool) -> int:
+        if checked:
+            return ply - MATE
+        return stalemate_sign * (MATE - ply)
+
+    def order_key(m: int) -> int:
+        """Captures by value gained (most valuable victim, least valuable attacker), promotions."""
+        frm = m & SQ
+        to = m >> TO & SQ
+        victim = mailbox[to]
+        key = 0
+        if victim >= 0 and frm != to:
+            attacker = mailbox[frm]
+            key = (value[victim] - owner_cost[attacker]) * 16 - (value[attacker] >> 6) + (1 << 24)
+        elif m >> FLAGS & movegen.FLAG_EP:
+            key = (1 << 24) + 16 * pawn_unit
+        promo = m >> PROMO & 63
+        if promo:
+            key += (1 << 24) + 16 * value[(promo - 1) * 2]
+        return key
+
+    def qsearch(alpha: int, beta: int, ply: int, packed: int, checked: bool, qply: int = 0) -> int:
+        nonlocal nodes, seldepth
+        nodes += 1
+        if nodes >= next_poll:
+            poll()
+        if ply > seldepth:
+            seldepth = ply
+        if camp and camp_reached(b):
+            winner = b.campmate_winner()
+            return MATE - ply if winner == b.turn else ply - MATE
+        if ply >= MAX_PLY:
+            return static(packed)
+        us = b.turn
+        if checked and qply >= QS_EVASION_PLIES:
+            # Deep in quiescence a check is answered by the static score: with royal pieces that give
+            # check (Hordes of Change's Kings and Knights), check-evasion-check chains never end.
+            checked = False
+        if checked:
+            moves = legal_moves()
+            if not moves:
+                return ply - MATE
+            best = -INF
+            keyed = [order_key(m) << KEY_SHIFT | m for m in moves]
+        else:
+            stand = static(packed)
+            if stand >= beta:
+                return stand
+            moves = legal_moves()
+            if not moves:
+                return no_moves_score(ply, False)
+            if stand > alpha:
+                alpha = stand
+            best = stand
+            keyed = []
+            occupied = -1
+            them = us ^ 1
+            zone = camp_zone[us] if camp else 0
+            for m in moves:
+                frm = m & SQ
+                to = m >> TO & SQ
+                victim = mailbox[to]
+                if victim >= 0 and frm != to:
+                    attacker = mailbox[frm]
+                    gain = value[victim] - owner_cost[attacker]
+                    if m >> PROMO & 63 == 0 and stand + gain + delta_margin <= alpha:
+                        continue  # even winning the piece cannot lift the score to alpha
+                    if not owner_cost[attacker] and value[victim] < value[attacker]:
+                        # A capture that loses material if the square is defended: skip it then.
+                        if occupied < 0:
+                            occupied = b.occ[0] | b.occ[1]
+                        if attacked_by(b, them, to, occupied):
+                            continue
+                    keyed.append(((gain * 16 - (value[attacker] >> 6) + (1 << 24)) << KEY_SHIFT) | m)
+                elif m >> PROMO & 63 or m >> FLAGS & movegen.FLAG_EP:
+                    keyed.append(order_key(m) << KEY_SHIFT | m)
+                elif zone >> to & 1 and mailbox[frm] >> 1 in camp_kinds:
+                    keyed.append((1 << 30) << KEY_SHIFT | m)  # reaching the camp wins at once
+            if not keyed:
+                return best
+        keyed.sort(reverse=True)
+        low32 = (1 << KEY_SHIFT) - 1
+        for km in keyed:
+            m = km & low32
+            bf = mailbox[m & SQ]
+            bt = mailbox[m >> TO & SQ]
+            push(m)
+            child = child_packed(m, packed, bf, bt)
+            score = -qsearch(-beta, -alpha, ply + 1, child, in_check(b, b.turn), qply + 1)
+            pop()
+            if score > best:
+                best = score
+                if score > alpha:
+                    if score >= beta:
+                        return score
+                    alpha = score
+        return best
+
+    def negamax(
+        depth: int, alpha: int, beta: int, ply: int, packed: int, checked: bool, null_ok: bool
+    ) -> int:
+        nonlocal nodes, seldepth
+        pv_node = beta - alpha > 1
+        if pv_node:
+            pv_table[ply] = []
+        # ----- the end of the game by rule ------------------------------------------------------
+        if camp and camp_reached(b):
+            nodes += 1
+            winner = b.campmate_winner()
+            return MATE - ply if winner == b.turn else ply - MATE
+        halfmove = b.halfmove
+        if halfmove >= 4:
+            reps = b.repetitions()
+            if rep_loss:
+                if reps >= rep_count:
+                    nodes += 1
+                    return MATE - ply  # the opponent completed the repetition and loses
+            elif reps >= 2:
+                nodes += 1
+                return 0  # a repetition inside the search is as good as the draw it leads to
+            if n_move and halfmove >= n_move:
+                nodes += 1
+                if checked and not gen(b):
+                    return ply - MATE
+                return 0
+        if (
+            dead_check
+            and (b.occ[0] | b.occ[1]).bit_count() <= 4
+            and b.has_insufficient_material(0)
+            and b.has_insufficient_material(1)
+        ):
+            nodes += 1
+            return 0
+        if depth <= 0 or ply >= MAX_PLY:
+            return qsearch(alpha, beta, ply, packed, checked)
+        nodes += 1
+        if nodes >= next_poll:
+            poll()
+        if ply > seldepth:
+            seldepth = ply
+        # Mate-distance pruning: no line from here can beat a mate already found nearer the root.
+        if alpha < ply - MATE:
+            alpha = ply - MATE
+        if beta > MATE - ply - 1:
+            beta = MATE - ply - 1
+        if alpha >= beta:
+            return alpha
+        # ----- transposition table --------------------------------------------------------------
+        key = b.zobrist_hash()
+        entry = tt.new.get(key)
+        if entry is None:
+            entry = tt.old.get(key)
+        hash_move = 0
+        if entry is not None:
+            e_depth, e_bound, e_score, hash_move = entry
+            if e_depth >= depth and not pv_node:
+                if e_score > MATE_BOUND:
+                    e_score -= ply
+                elif e_score < -MATE_BOUND:
+                    e_score += ply
+                if (
+                    e_bound == EXACT
+                    or (e_bound == LOWER and e_score >= beta)
+                    or (e_bound == UPPER and e_score <= alpha)
+                ):
+                    return e_score
+        # ----- pruning before the moves ---------------------------------------------------------
+        us = b.turn
+        stand = -INF
+        if not checked and not pv_node:
+            stand = static(packed)
+            # Reverse futility: far above beta at shallow depth, a quiet move will not bring it back.
+            if depth <= 2 and stand - futility_margin * depth >= beta and abs(beta) < MATE_BOUND:
+                return stand
+            # Null move: if passing still holds beta, a real move will too (not in check, and only with
+            # pieces besides pawns and royals, where zugzwang is rare; documents can switch it off).
+            if use_null and null_ok and depth >= 3 and stand >= beta and abs(beta) < MATE_BOUND:
+                own = b.occ[us]
+                kind_bb = b.kind_bb
+                if any(kind_bb[k] & own for k in nonpawn_kinds):
+                    r = 2 + depth // 6
+                    saved = _null_push(b)
+                    score = -negamax(depth - 1 - r, -beta, -beta + 1, ply + 1, packed, False, False)
+                    _null_pop(b, saved)
+                    if score >= beta:
+                        return beta if score < MATE_BOUND else score
+        # ----- move loop ------------------------------------------------------------------------
+        # The hash move is tried before the moves are generated: at most nodes it causes the cut-off,
+        # and generating the legal moves is the most expensive thing a node does. (A table entry is
+        # only used for the exact 64-bit key; the table is cleared when the variant changes.)
+        hist_base = us * size * size
+        k1, k2 = killers[ply]
+        low32 = (1 << KEY_SHIFT) - 1
+        order = [hash_move] if hash_move else []
+        generated = False
+        best = -INF
+        best_move = 0
+        bound = UPPER
+        futile = (
+            not pv_node
+            and not checked
+            and depth <= 2
+            and abs(alpha) < MATE_BOUND
+            and stand + futility_margin * depth <= alpha
+        )
+        zone = camp_zone[us] if camp else 0
+        quiets_tried: list[int] = []
+        i = -1
+        while True:
+            i += 1
+            if i == len(order):
+                if generated:
+                    break
+                generated = True
+                moves = legal_moves()
+                if not moves:
+                    return no_moves_score(ply, checked)
+                keyed = []
+                for m in moves:
+                    if m == hash_move:
+                        continue
+                    to = m >> TO & SQ
+                    if (mailbox[to] >= 0 and m & SQ != to) or m >> PROMO & 63 or m >> FLAGS & movegen.FLAG_EP:
+                        keyed.append((order_key(m) + (1 << 40)) << KEY_SHIFT | m)
+                    elif m == k1:
+                        keyed.append((1 << 40) - 2 << KEY_SHIFT | m)
+                    elif m == k2:
+                        keyed.append((1 << 40) - 3 << KEY_SHIFT | m)
+                    else:
+                        keyed.append(history[hist_base + (m & SQ) * size + to] << KEY_SHIFT | m)
+                if not keyed:
+                    break
+                keyed.sort(reverse=True)
+                order += [km & low32 for km in keyed]
+            m = order[i]
+            frm = m & SQ
+            to = m >> TO & SQ
+            bf = mailbox[frm]
+            bt = mailbox[to]
+            # Quiet: no capture, promotion or en passant, and not a royal step into its camp (a win).
+            quiet = (
+                (bt < 0 or frm == to)
+                and not m >> PROMO & 63
+                and not m >> FLAGS & movegen.FLAG_EP
+                and not (zone >> to & 1 and bf >> 1 in camp_kinds)
+            )
+            push(m)
+            gives = in_check(b, b.turn)
+            if futile and quiet and not gives and i > 0 and best > -MATE_BOUND:
+                pop()
+                continue
+            child = child_packed(m, packed, bf, bt)
+            if pv_node:
+                pv_table[ply + 1] = []
+            new_depth = depth - 1
+            if gives and ply < 2 * root_depth:
+                new_depth += 1  # check extension
+            if i == 0:
+                score = -negamax(new_depth, -beta, -alpha, ply + 1, child, gives, True)
+            else:
+                reduction = 0
+                if use_lmr and quiet and depth >= 3 and not checked and not gives and i >= 3:
+                    reduction = _LMR[depth][min(i, 63)]
+                    if pv_node:
+                        reduction -= 1
+                    reduction = max(0, min(reduction, new_depth - 1))
+                score = -negamax(new_depth - reduction, -alpha - 1, -alpha, ply + 1, child, gives, True)
+                if score > alpha and (reduction or score < beta):
+                    score = -negamax(new_depth, -beta, -alpha, ply + 1, child, gives, True)
+            pop()
+            if score > best:
+                best = score
+                if score > alpha:
+                    best_move = m
+                    if pv_node:
+                        pv_table[ply] = [m, *pv_table[ply + 1]]
+                    if score >= beta:
+                        bound = LOWER
+                        if quiet:
+                            if m != k1:
+                                killers[ply][1] = k1
+                                killers[ply][0] = m
+                            hi = hist_base + frm * size + to
+                            history[hi] = min(history[hi] + depth * depth, 1 << 30)
+                            for q in quiets_tried:
+                                qi = hist_base + (q & SQ) * size + (q >> TO & SQ)
+                                history[qi] = max(0, history[qi] - depth)
+                        break
+                    bound = EXACT
+                    alpha = score
+            if quiet:
+                quiets_tried.append(m)
+        stored = best
+        if stored > MATE_BOUND:
+            stored += ply
+        elif stored < -MATE_BOUND:
+            stored -= ply
+        tt_put(key, (depth, bound, stored, best_move or hash_move))
+        return best
+
+    # ----- the root -------------------------------------------------------------------------------
+    root_packed = ev.packed(b)
+    root_moves = gen(b)
+    if limits.searchmoves:
+        wanted = {(m.from_square, m.to_square, m.promotion) for m in limits.searchmoves}
+        picked = [m for m in root_moves if _key(b, m) in wanted]
+        root_moves = picked or root_moves
+    if not root_moves or b.outcome() is not None:
+        # The game is over: report the verdict, no move.
+        score = 0
+        out = b.outcome()
+        if out is not None and out.winner is not None:
+            score = MATE if out.winner == b.turn else -MATE
+        yield Info(0, 0, score, _cp(score, pawn_unit), 0, 0.0, (), True, tt.hashfull())
+        return
+    entry = tt.get(b.zobrist_hash())
+    if entry is not None and entry[3] in root_moves:
+        root_moves.remove(entry[3])
+        root_moves.insert(0, entry[3])
+    rest = sorted(root_moves[1:], key=order_key, reverse=True)
+    root_moves = [root_moves[0], *rest]
+    best_pv: list[int] = [root_moves[0]]
+    best_score = -INF
+    last_info: Info | None = None
+    window = max(1, pawn_unit // 3)
+    for depth in range(1, max_depth + 1):
+        seldepth = 0
+        root_depth = depth
+        # Aspiration: expect a score near the last one; widen the window on the side that failed.
+        if depth >= 4 and abs(best_score) < MATE_BOUND:
+            lo, hi = best_score - window, best_score + window
+        else:
+            lo, hi = -INF, INF
+        iter_best = 0
+        iter_score = -INF
+        iter_pv: list[int] = []
+        try:
+            while True:
+                alpha, beta = lo, hi
+                found = False
+                for i, m in enumerate(root_moves):
+                    frm = m & SQ
+                    to = m >> TO & SQ
+                    bf = mailbox[frm]
+                    bt = mailbox[to]
+                    push(m)
+                    gives = in_check(b, b.turn)
+                    child = child_packed(m, root_packed, bf, bt)
+                    nd = depth - 1 + (1 if gives else 0)
+                    pv_table[1] = []
+                    if i == 0:
+                        score = -negamax(nd, -beta, -alpha, 1, child, gives, True)
+                    else:
+                        score = -negamax(nd, -alpha - 1, -alpha, 1, child, gives, True)
+                        if alpha < score < beta:
+                            score = -negamax(nd, -beta, -alpha, 1, child, gives, True)
+                    pop()
+                    can_abort = True
+                    if score > alpha:
+                        alpha = score
+                        iter_best, iter_score, found = m, score, True
+                        iter_pv = [m, *pv_table[1]]
+                        if score >= beta:
+                            break
+                if not found:  # failed low: every move is worse than expected
+                    lo = -INF if lo - 4 * window < best_score - 12 * window else lo - 4 * window
+                    continue
+                if iter_score >= hi:  # failed high: this move is better than expected
+                    hi = INF if hi + 4 * window > best_score + 12 * window else hi + 4 * window
+                    root_moves.remove(iter_best)
+                    root_moves.insert(0, iter_best)
+                    continue
+                break
+        except _Abort:
+            # Keep what the unfinished iteration proved: its best move, if it found one.
+            if iter_best:
+                best_pv, best_score = iter_pv, iter_score
+            elapsed = time.perf_counter() - start
+            if last_info is None or iter_best:
+                yield _info(
+                    pristine, depth, seldepth, best_score, nodes, elapsed, best_pv, False, pawn_unit, tt
+                )
+            return
+        best_pv, best_score = iter_pv, iter_score
+        root_moves.remove(iter_best)
+        root_moves.insert(0, iter_best)
+        tt_put(b.zobrist_hash(), (depth, EXACT, best_score, iter_best))
+        elapsed = time.perf_counter() - start
+        last_info = _info(b, depth, seldepth, best_score, nodes, elapsed, best_pv, True, pawn_unit, tt)
+        yield last_info
+        if limits.stopped() or (node_limit is not None and nodes >= node_limit):
+            return
+        if soft is not None and elapsed >= soft * 0.6:
+            return  # the next iteration would most likely not finish in time
+        if abs(best_score) > MATE_BOUND and depth >= MATE - abs(best_score) + 2 and not limits.infinite:
+            return  # a forced result is proved; deeper search will not change it
+        if len(root_moves) == 1 and soft is not None and depth >= 4:
+            return  # the only legal move: no need to think
+
+
+def _key(b: Board, m: int) -> tuple[int, int, str | None]:
+    mv = b.int_to_move(m)
+    return mv.from_square, mv.to_square, mv.promotion
+
+
+def _cp(score: int, pawn_unit: int) -> int:
+    return score * 100 // pawn_unit if abs(score) <= MATE_BOUND else (100000 if score > 0 else -100000)
+
+
+def _info(
+    b: Board,
+    depth: int,
+    seldepth: int,
+    score: int,
+    nodes: int,
+    elapsed: float,
+    pv: list[int],
+    complete: bool,
+    pawn_unit: int,
+    tt: TranspositionTable,
+) -> Info:
+    moves = _legal_line(b, pv)
+    return Info(
+        depth,
+        max(seldepth, depth),
+        score,
+        _cp(score, pawn_unit),
+        nodes,
+        elapsed,
+        moves,
+        complete,
+        tt.hashfull(),
+    )
+
+
+def _legal_line(b: Board, pv: list[int]) -> tuple[Move, ...]:
+    """The PV as Move objects, cut at the first move that is not legal (a stale table entry)."""
+    out: list[Move] = []
+    played = 0
+    for m in pv:
+        if m not in movegen.generate_legal(b):
+            break
+        out.append(b.int_to_move(m))
+        b.push_int(m)
+        played += 1
+    for _ in range(played):
+        b.pop_int()
+    return tuple(out)

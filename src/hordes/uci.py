@@ -1,0 +1,412 @@
+"""`hordes uci`: the engine behind the Universal Chess Interface, for GUIs, cutechess and fairyfishnet.
+
+It reads commands on stdin and answers on stdout. The search runs in a thread, so `stop`, `isready`
+and `quit` are answered while it thinks. Nothing a GUI sends ends the process except `quit` or the end
+of input: malformed commands, unknown options, bad FENs and illegal moves are answered with
+`info string <what was wrong>`, and the engine keeps its previous state where it could not apply one.
+
+Conventions followed (those of Stockfish and Fairy-Stockfish, which cutechess and fairyfishnet expect):
+option names are case-insensitive; `position` applies the moves up to the first illegal one; a search
+with no legal move answers `bestmove (none)`; `d` prints the board with a `Fen:` line.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import ClassVar, TextIO
+
+from hordes import __version__
+from hordes.core.position import Board, Move
+from hordes.core.rules import Variant
+from hordes.engine.evaluate import evaluator
+from hordes.engine.levels import MAX_LEVEL, MIN_LEVEL, level, think
+from hordes.engine.limits import Limits
+from hordes.engine.search import Searcher
+from hordes.errors import HordesError
+from hordes.variants import add_variant_path, builtin_variants, load_variant
+
+ENGINE_NAME = f"hordes {__version__}"
+AUTHOR = "the hordes authors"
+DEFAULT_HASH = 16
+MAX_HASH = 4096
+
+
+@dataclass
+class _Options:
+    skill: int = MAX_LEVEL
+    hash_mb: int = DEFAULT_HASH
+    overhead_ms: int = 30
+
+
+class UciEngine:
+    """The protocol state machine. `handle(line)` returns False when the engine should exit."""
+
+    def __init__(self, out: TextIO | None = None, *, seed: int | None = None) -> None:
+        self._out = out or sys.stdout
+        self._write_lock = threading.Lock()
+        self.options = _Options()
+        self.variants: dict[str, Variant] = {v.slug: v for v in builtin_variants()}
+        self.variant = self.variants.get("chess") or next(iter(self.variants.values()))
+        self.board = Board(self.variant)
+        self.searcher = Searcher(DEFAULT_HASH)
+        self.rng = random.Random(seed)
+        self._thread: threading.Thread | None = None
+        self._stop = threading.Event()
+
+    # ----- output ------------------------------------------------------------------------------
+    def send(self, line: str) -> None:
+        with self._write_lock:
+            self._out.write(line + "\n")
+            self._out.flush()
+
+    def info(self, text: str) -> None:
+        self.send("info string " + " ".join(text.split()))
+
+    # ----- the loop ------------------------------------------------------------------------------
+    def run(self, lines: Iterable[str]) -> int:
+        for line in lines:
+            if not self.handle(line):
+                break
+        self._halt()
+        return 0
+
+    def handle(self, line: str) -> bool:
+        tokens = line.split()
+        if not tokens:
+            return True
+        cmd, args = tokens[0], tokens[1:]
+        handler = self._COMMANDS.get(cmd)
+        if cmd == "quit":
+            self._halt()
+            return False
+        if handler is None:
+            self.info(f"unknown command: {line.strip()!r}")
+            return True
+        try:
+            handler(self, args)
+        except HordesError as exc:
+            self.info(f"{cmd}: {exc}")
+        except Exception as exc:  # a bug must not take the GUI's engine down; report it instead
+            self.info(f"internal error in {cmd}: {type(exc).__name__}: {exc}")
+        return True
+
+    # ----- commands ------------------------------------------------------------------------------
+    def _uci(self, args: list[str]) -> None:
+        self.send(f"id name {ENGINE_NAME}")
+        self.send(f"id author {AUTHOR}")
+        self.send("")
+        self.send(self._variant_option())
+        self.send("option name VariantPath type string default <empty>")
+        self.send(f"option name Skill Level type spin default {MAX_LEVEL} min {MIN_LEVEL} max {MAX_LEVEL}")
+        self.send(f"option name Hash type spin default {DEFAULT_HASH} min 1 max {MAX_HASH}")
+        self.send("option name Clear Hash type button")
+        self.send("option name Move Overhead type spin default 30 min 0 max 5000")
+        self.send("option name Threads type spin default 1 min 1 max 1")
+        self.send("option name UCI_Chess960 type check default false")
+        self.send("uciok")
+
+    def _variant_option(self) -> str:
+        names = " ".join(f"var {slug}" for slug in sorted(self.variants))
+        return f"option name UCI_Variant type combo default {self.variant.slug} {names}"
+
+    def _isready(self, args: list[str]) -> None:
+        self.send("readyok")
+
+    def _debug(self, args: list[str]) -> None:
+        pass
+
+    def _ucinewgame(self, args: list[str]) -> None:
+        self._halt()
+        self.searcher.new_game()
+        self.board = Board(self.variant)
+
+    def _setoption(self, args: list[str]) -> None:
+        if not args or args[0].lower() != "name":
+            raise HordesError("expected: setoption name <name> [value <value>]")
+        lowered = [a.lower() for a in args]
+        if "value" in lowered[1:]:
+            at = lowered.index("value", 1)
+            name, value = " ".join(args[1:at]), " ".join(args[at + 1 :])
+        else:
+            name, value = " ".join(args[1:]), ""
+        key = name.lower()
+        setter = self._OPTIONS.get(key)
+        if setter is None:
+            self.info(f"no such option: {name!r}")
+            return
+        if self._thread is not None and self._thread.is_alive():
+            self.info(f"option {name!r} ignored while searching")
+            return
+        setter(self, value)
+
+    def _set_variant(self, value: str) -> None:
+        name = value.strip()
+        variant = self.variants.get(name.lower())
+        if variant is None:
+            try:
+                variant = load_variant(name)
+            except HordesError:
+                self.info(f"unknown variant {name!r} (known: {', '.join(sorted(self.variants))})")
+                return
+        self.variant = variant
+        self.board = Board(variant)
+        self.info(f"variant {variant.slug} startpos {variant.start_fen}")
+
+    def _set_variant_path(self, value: str) -> None:
+        paths = [p for p in value.replace(";", os.pathsep).split(os.pathsep) if p.strip() and p != "<empty>"]
+        for path in paths:
+            try:
+                variant = add_variant_path(path.strip())
+            except (HordesError, OSError) as exc:
+                self.info(f"VariantPath {path!r}: {exc}")
+                continue
+            self.variants[variant.slug] = variant
+            self.info(f"loaded variant {variant.slug} from {path.strip()}")
+        if paths:
+            self.send(self._variant_option())
+
+    def _set_skill(self, value: str) -> None:
+        number = _int(value, "Skill Level")
+        clamped = max(MIN_LEVEL, min(MAX_LEVEL, number))
+        if clamped != number:
+            self.info(f"Skill Level {number} is outside {MIN_LEVEL}..{MAX_LEVEL}; using {clamped}")
+        self.options.skill = clamped
+
+    def _set_hash(self, value: str) -> None:
+        mb = max(1, min(MAX_HASH, _int(value, "Hash")))
+        self.options.hash_mb = mb
+        self.searcher.tt.resize(mb)
+
+    def _set_overhead(self, value: str) -> None:
+        self.options.overhead_ms = max(0, min(5000, _int(value, "Move Overhead")))
+
+    def _set_threads(self, value: str) -> None:
+        if _int(value, "Threads") != 1:
+            self.info("only one search thread is supported; Threads stays 1")
+
+    def _set_chess960(self, value: str) -> None:
+        if value.strip().lower() == "true":
+            self.info("UCI_Chess960 is not supported; castling follows each variant's rules")
+
+    def _clear_hash(self, value: str) -> None:
+        self.searcher.tt.clear()
+
+    def _ignore(self, value: str) -> None:
+        pass
+
+    def _position(self, args: list[str]) -> None:
+        if not args:
+            raise HordesError("expected: position startpos|fen <fen> [moves <move>...]")
+        lowered = [a.lower() for a in args]
+        at = lowered.index("moves") if "moves" in lowered else len(args)
+        head, moves = args[:at], args[at + 1 :]
+        if head[0].lower() == "startpos":
+            if len(head) > 1:
+                raise HordesError(f"unexpected {' '.join(head[1:])!r} after startpos")
+            board = Board(self.variant)
+        elif head[0].lower() == "fen":
+            if len(head) < 2:
+                raise HordesError("position fen: the FEN is missing")
+            board = Board(self.variant, " ".join(head[1:]))
+        else:
+            raise HordesError(f"position: expected startpos or fen, not {head[0]!r}")
+        self.board = board
+        for text in moves:
+            try:
+                board.push_uci(text)
+            except HordesError as exc:
+                self.info(f"position: {exc}; moves after it were ignored")
+                break
+
+    def _go(self, args: list[str]) -> None:
+        if self._thread is not None and self._thread.is_alive():
+            self.info("go ignored: already searching (send stop first)")
+            return
+        if args and args[0] == "perft":
+            self._perft(args[1:])
+            return
+        limits = self._limits(args)
+        self._stop = threading.Event()
+        limits.stop = self._stop
+        board = self.board.copy()
+        self._thread = threading.Thread(target=self._think, args=(board, limits), daemon=True)
+        self._thread.start()
+
+    def _limits(self, args: list[str]) -> Limits:
+        limits = Limits(overhead=self.options.overhead_ms / 1000)
+        i = 0
+        numeric = {"wtime", "btime", "winc", "binc", "movestogo", "depth", "nodes", "movetime", "mate"}
+        while i < len(args):
+            token = args[i].lower()
+            if token in numeric:
+                if i + 1 >= len(args):
+                    raise HordesError(f"{token} needs a number; no search started")
+                number = _int(args[i + 1], f"{token} (no search started)")
+                i += 2
+                if token in ("wtime", "btime", "winc", "binc", "movetime"):
+                    setattr(limits, token, max(0, number) / 1000)
+                elif token == "mate":
+                    limits.depth = max(1, 2 * number)
+                else:
+                    setattr(limits, token, max(1, number) if token != "movestogo" else max(0, number) or None)
+            elif token in ("infinite", "ponder"):
+                limits.infinite = True
+                i += 1
+            elif token == "searchmoves":
+                i += 1
+                while i < len(args) and args[i].lower() not in numeric | {"infinite", "ponder"}:
+                    try:
+                        limits.searchmoves.append(self.board.parse_uci(args[i]))
+                    except HordesError as exc:
+                        self.info(f"go searchmoves: {exc}")
+                    i += 1
+            else:
+                self.info(f"go: unknown parameter {args[i]!r} ignored")
+                i += 1
+        return limits
+
+    def _think(self, board: Board, limits: Limits) -> None:
+        move: Move | None = None
+        try:
+            move, last = think(
+                self.searcher,
+                board,
+                level(self.options.skill),
+                limits,
+                rng=self.rng,
+                on_info=lambda info: self.send(info.uci(board.uci)),
+            )
+        except Exception as exc:  # report, and still answer with a legal move
+            self.info(f"search failed: {type(exc).__name__}: {exc}")
+            last = None
+            legal = list(board.legal_moves)
+            move = legal[0] if legal else None
+        if limits.infinite:
+            self._stop.wait()  # UCI: never answer an infinite search before `stop`
+        if move is None:
+            self.send("bestmove (none)")
+            return
+        ponder = last.pv[1] if last is not None and len(last.pv) > 1 and last.pv[0] == move else None
+        text = f"bestmove {board.uci(move)}" + (f" ponder {board.uci(ponder)}" if ponder else "")
+        self.send(text)
+
+    def _stop_cmd(self, args: list[str]) -> None:
+        self._halt()
+
+    def _halt(self) -> None:
+        """Stop a running search and wait until it has printed its bestmove."""
+        thread = self._thread
+        if thread is not None:
+            self._stop.set()
+            thread.join()
+            self._thread = None
+
+    def _ponderhit(self, args: list[str]) -> None:
+        self.info("ponderhit: pondering is not supported; send stop to get the move")
+
+    def _perft(self, args: list[str]) -> None:
+        depth = _int(args[0], "go perft") if args else 1
+        board = self.board.copy()
+        total = 0
+        start = time.perf_counter()
+        for move in list(board.legal_moves):
+            board.push(move)
+            n = board.perft(depth - 1)
+            board.pop()
+            total += n
+            self.send(f"{board.uci(move)}: {n}")
+        elapsed = time.perf_counter() - start
+        self.send("")
+        self.send(f"Nodes searched: {total}")
+        self.info(f"perft {depth}: {total} nodes in {elapsed:.3f}s")
+
+    def _d(self, args: list[str]) -> None:
+        b = self.board
+        geo = b.geometry
+        line = " +" + "---+" * geo.cols
+        self.send("")
+        self.send(line)
+        for rank in range(geo.rows - 1, -1, -1):
+            cells = []
+            for file in range(geo.cols):
+                piece = b.piece_at(geo.square(file, rank))
+                symbol = " "
+                if piece is not None:
+                    letter, color = piece
+                    symbol = letter if color == 0 else letter.lower()
+                cells.append(symbol.rjust(2) if len(symbol) > 1 else f" {symbol} ")
+            self.send(" |" + "|".join(cells) + f"| {rank + 1}")
+            self.send(line)
+        self.send("   " + "   ".join(chr(ord("a") + f) for f in range(geo.cols)))
+        self.send("")
+        self.send(f"Variant: {b.variant.slug}")
+        self.send(f"Fen: {b.fen()}")
+        self.send(f"Key: {b.zobrist_hash():016X}")
+        checkers = [geo.square_name(sq) for sq in range(geo.size) if b.checkers() >> sq & 1]
+        self.send(f"Checkers: {' '.join(checkers)}")
+
+    def _eval(self, args: list[str]) -> None:
+        ev = evaluator(self.board.variant)
+        score = ev.evaluate(self.board)
+        self.send(
+            f"Static evaluation: {score * 100 // ev.pawn_unit} cp (side to move), {score} internal units"
+        )
+
+    _COMMANDS: ClassVar[dict[str, Callable[[UciEngine, list[str]], None]]] = {
+        "uci": _uci,
+        "isready": _isready,
+        "debug": _debug,
+        "ucinewgame": _ucinewgame,
+        "setoption": _setoption,
+        "position": _position,
+        "go": _go,
+        "stop": _stop_cmd,
+        "ponderhit": _ponderhit,
+        "d": _d,
+        "eval": _eval,
+    }
+    _OPTIONS: ClassVar[dict[str, Callable[[UciEngine, str], None]]] = {
+        "uci_variant": _set_variant,
+        "variantpath": _set_variant_path,
+        "skill level": _set_skill,
+        "hash": _set_hash,
+        "clear hash": _clear_hash,
+        "move overhead": _set_overhead,
+        "threads": _set_threads,
+        "uci_chess960": _set_chess960,
+        # Sent by GUIs and fairyfishnet; accepted and without effect here.
+        "ponder": _ignore,
+        "uci_analysemode": _ignore,
+        "multipv": _ignore,
+        "evalfile": _ignore,
+        "use nnue": _ignore,
+        "uci_limitstrength": _ignore,
+        "uci_elo": _ignore,
+    }
+
+
+def _int(text: str, what: str) -> int:
+    try:
+        return int(text.strip())
+    except ValueError:
+        raise HordesError(f"{what}: {text!r} is not a whole number") from None
+
+
+def main(stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
+    """Run the UCI loop until `quit` or the end of input."""
+    engine = UciEngine(stdout)
+    try:
+        return engine.run(stdin or sys.stdin)
+    except KeyboardInterrupt:
+        return 0
+
+
+if __name__ == "__main__":
+    # `python -m hordes.uci`: the engine without the rest of the command line (and its imports).
+    sys.exit(main())

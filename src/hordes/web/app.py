@@ -1,0 +1,93 @@
+"""The app factory: `create_app()` builds the Starlette application with its database and engine pool.
+
+The database is migrated when the app is built (so a fresh data directory works at once, and a test
+client needs no startup step); the engine's worker processes start with the first engine search.
+At startup, games in which the engine is to move get their engine turn again (a restart loses nothing).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+import jinja2
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from hordes.web import db, pages
+from hordes.web.common import game_error
+from hordes.web.engine_pool import EnginePool
+from hordes.web.games import GameError, GameService
+from hordes.web.live import Live
+from hordes.web.routes import CHESSGROUNDX_DIR, HERE, routes
+
+log = logging.getLogger("hordes.web")
+
+
+async def _game_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, GameError)
+    if request.url.path.startswith("/api/") or request.method != "GET":
+        return game_error(exc)
+    return pages.error_page(request, exc.status, exc.message)
+
+
+async def _http_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, HTTPException)
+    if request.url.path.startswith("/api/"):
+        return JSONResponse({"error": "http_error", "message": str(exc.detail)}, status_code=exc.status_code)
+    return pages.error_page(request, exc.status_code, str(exc.detail))
+
+
+def create_app(
+    database_url: str | None = None,
+    data_dir: str | os.PathLike[str] | None = None,
+    engine_workers: int | None = None,
+    engine_movetime: float = 3.0,
+) -> Starlette:
+    """The web app. Database: `database_url`, else $DATABASE_URL, else `data_dir`/hordes.sqlite3
+    (`data_dir` defaults to ./data). `engine_workers` processes run engine searches (default: up to 2);
+    `engine_movetime` caps the engine's seconds per move (levels below 8 cap it lower)."""
+    url = db.database_url(database_url, data_dir)
+    engine = db.make_engine(url)
+    db.migrate(engine)
+    if not (CHESSGROUNDX_DIR / "chessground.js").exists():
+        log.warning(
+            "chessgroundx is not installed: run `npm ci` in %s (make run does it)", CHESSGROUNDX_DIR.parent
+        )
+
+    service = GameService(engine)
+    pool = EnginePool(engine_workers)
+    live = Live(service, pool, engine_movetime)
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        await live.resume_engine_games()
+        try:
+            yield
+        finally:
+            await live.close()
+            pool.shutdown()
+            engine.dispose()
+
+    app = Starlette(
+        routes=routes(),
+        lifespan=lifespan,
+        exception_handlers={GameError: _game_error, HTTPException: _http_error},
+    )
+    app.state.database_url = url
+    app.state.db = engine
+    app.state.games = service
+    app.state.pool = pool
+    app.state.live = live
+    app.state.templates = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(Path(HERE) / "templates"),
+        autoescape=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    return app

@@ -1,0 +1,54 @@
+"""`hordes serve`: run the web app with uvicorn."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from typing import Any
+
+from hordes.web.common import MAX_BODY
+
+
+def _cmd_serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from hordes.web.app import create_app
+
+    app = create_app(data_dir=args.data_dir, engine_workers=args.engine_workers)
+    print(
+        f"hordes: serving on http://{args.host}:{args.port}  (database: {_safe(app.state.database_url)})",
+        flush=True,
+    )
+    uvicorn.run(
+        app,
+        host=args.host,
+        port=args.port,
+        log_level=args.log_level,
+        ws_max_size=MAX_BODY,  # websocket messages over 16 KB are refused by the protocol layer
+        ws_ping_interval=20.0,
+        ws_ping_timeout=20.0,
+    )
+    return 0
+
+
+def _safe(url: str) -> str:
+    """The database URL without its password, for the start-up line."""
+    if "@" in url and "://" in url:
+        scheme, rest = url.split("://", 1)
+        creds, host = rest.rsplit("@", 1)
+        return f"{scheme}://{creds.split(':', 1)[0]}:***@{host}"
+    return url
+
+
+def register(subparsers: Any) -> None:
+    p = subparsers.add_parser("serve", help="run the web app (play and analyse in the browser)")
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    p.add_argument(
+        "--data-dir",
+        default=os.environ.get("HORDES_DATA_DIR", "data"),
+        help="directory of the SQLite database (default ./data; $DATABASE_URL overrides the database)",
+    )
+    p.add_argument("--engine-workers", type=int, default=None, help="engine processes (default: up to 2)")
+    p.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
+    p.set_defaults(func=_cmd_serve)

@@ -1,0 +1,180 @@
+"""The database: SQLAlchemy Core tables and versioned migrations.
+
+Why Core and not an ORM: the web app stores two kinds of rows (games and their moves) and reads
+them back whole; Core gives parameterised SQL for SQLite and PostgreSQL alike with nothing to learn.
+
+Why hand-written migrations: a `schema_version` table holds one row with the number of the last
+migration applied; `migrate()` runs the missing ones in order, each in its own transaction. That is
+all this project needs, and a test can run every migration from an empty database.
+
+A game is its start position plus its moves: the board is always rebuilt from `games.start_fen` and
+the `moves` rows, so nothing that the rules compute (SAN aside, kept for listing) is trusted from
+the database. `games.ply` guards writes: a move is stored only if the game still has the ply count
+the server saw (optimistic concurrency), and the (game_id, ply) primary key makes a second writer of
+the same ply fail even across server processes.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection, Engine
+
+# The tables as the code uses them (the schema at SCHEMA_VERSION). Each migration builds its own
+# tables in a MetaData of its own, so that changing a table here later never changes what an old
+# migration creates. Today's shape of each table is that of the migration that created it.
+
+
+def _games(md: sa.MetaData) -> sa.Table:
+    return sa.Table(
+        "games",
+        md,
+        sa.Column("id", sa.String(16), primary_key=True),
+        sa.Column("variant", sa.String(64), nullable=False),
+        sa.Column("start_fen", sa.Text, nullable=False),
+        sa.Column("fen", sa.Text, nullable=False),  # the current position, for listings only
+        sa.Column("ply", sa.Integer, nullable=False, default=0),
+        sa.Column("white", sa.String(16), nullable=False),  # "human" or "engine"
+        sa.Column("black", sa.String(16), nullable=False),
+        sa.Column("level", sa.Integer, nullable=True),  # engine level 1..8 when a seat is the engine
+        sa.Column("white_token", sa.String(64), nullable=True),
+        sa.Column("black_token", sa.String(64), nullable=True),
+        sa.Column("creator", sa.String(8), nullable=True),  # the seat of whoever created the game
+        sa.Column("status", sa.String(16), nullable=False),  # "playing" or "over"
+        sa.Column("result", sa.String(8), nullable=False, default="*"),
+        sa.Column("termination", sa.String(64), nullable=True),  # why the game ended
+        sa.Column("winner", sa.Integer, nullable=True),  # 0 white, 1 black, NULL draw or unfinished
+        sa.Column("draw_offer", sa.Integer, nullable=True),  # the colour that offers a draw
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Index("ix_games_updated_at", "updated_at"),
+    )
+
+
+def _moves(md: sa.MetaData) -> sa.Table:
+    return sa.Table(
+        "moves",
+        md,
+        sa.Column("game_id", sa.String(16), sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+        sa.Column("ply", sa.Integer, primary_key=True),  # 0 for the first move
+        sa.Column("uci", sa.String(16), nullable=False),
+        sa.Column("san", sa.String(32), nullable=False),
+        sa.Column("fen", sa.Text, nullable=False),  # the position after the move, for browsing the game
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    )
+
+
+def _evaluations(md: sa.MetaData) -> sa.Table:
+    """Engine evaluations of a game's positions (for the evaluation graph), computed once and kept."""
+    return sa.Table(
+        "evaluations",
+        md,
+        sa.Column("game_id", sa.String(16), sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+        sa.Column("ply", sa.Integer, primary_key=True),  # position after `ply` moves; 0 = start
+        sa.Column("cp", sa.Integer, nullable=True),  # White's point of view
+        sa.Column("mate", sa.Integer, nullable=True),  # White's point of view: >0 White mates
+        sa.Column("best", sa.String(16), nullable=True),
+        sa.Column("depth", sa.Integer, nullable=False),
+    )
+
+
+metadata = sa.MetaData()
+schema_version = sa.Table("schema_version", metadata, sa.Column("version", sa.Integer, nullable=False))
+games = _games(metadata)
+moves = _moves(metadata)
+evaluations = _evaluations(metadata)
+
+
+def now() -> datetime:
+    return datetime.now(UTC)
+
+
+# ----- migrations ----------------------------------------------------------------------------------
+def _m1_games_and_moves(conn: Connection) -> None:
+    md = sa.MetaData()
+    _games(md)
+    _moves(md)
+    md.create_all(conn)
+
+
+def _m2_evaluations(conn: Connection) -> None:
+    md = sa.MetaData()
+    sa.Table("games", md, sa.Column("id", sa.String(16), primary_key=True))  # for the foreign key only
+    _evaluations(md).create(conn)
+
+
+# Ordered: migration n (1-based) brings the schema from version n-1 to n. Never edit a released one;
+# add a new function at the end.
+MIGRATIONS: tuple[Callable[[Connection], None], ...] = (_m1_games_and_moves, _m2_evaluations)
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+class SchemaTooNewError(RuntimeError):
+    """The database was written by a newer version of the program: refuse rather than damage it."""
+
+
+def current_version(conn: Connection) -> int:
+    if not sa.inspect(conn).has_table("schema_version"):
+        return 0
+    row = conn.execute(sa.select(schema_version.c.version)).first()
+    return int(row[0]) if row else 0
+
+
+def migrate(engine: Engine, target: int = SCHEMA_VERSION) -> int:
+    """Apply the missing migrations up to `target`; return the version the database is now at."""
+    with engine.begin() as conn:
+        if not sa.inspect(conn).has_table("schema_version"):
+            schema_version.create(conn)
+            conn.execute(schema_version.insert().values(version=0))
+        version = current_version(conn)
+    if version > SCHEMA_VERSION:
+        raise SchemaTooNewError(
+            f"the database schema is version {version}, this program knows up to {SCHEMA_VERSION}"
+        )
+    while version < target:
+        with engine.begin() as conn:
+            MIGRATIONS[version](conn)
+            version += 1
+            conn.execute(schema_version.update().values(version=version))
+    return version
+
+
+# ----- engines ----------------------------------------------------------------------------------------
+DEFAULT_FILE = "hordes.sqlite3"
+
+
+def database_url(database_url: str | None, data_dir: str | os.PathLike[str] | None) -> str:
+    """The URL to use: an explicit one, else $DATABASE_URL, else a SQLite file in the data directory."""
+    url = database_url or os.environ.get("DATABASE_URL")
+    if url:
+        # Heroku-style URLs name the driver "postgres"; SQLAlchemy wants psycopg 3 named explicitly.
+        if url.startswith("postgres://"):
+            url = "postgresql+psycopg://" + url[len("postgres://") :]
+        elif url.startswith("postgresql://"):
+            url = "postgresql+psycopg://" + url[len("postgresql://") :]
+        return url
+    directory = Path(data_dir if data_dir is not None else "data")
+    directory.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{(directory / DEFAULT_FILE).resolve()}"
+
+
+def make_engine(url: str) -> Engine:
+    """An Engine for the URL. SQLite gets WAL mode (readers never wait for the writer) and foreign keys."""
+    if url.startswith("sqlite"):
+        engine = sa.create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+
+        @sa.event.listens_for(engine, "connect")
+        def _pragmas(dbapi_conn: object, _record: object) -> None:
+            cur = dbapi_conn.cursor()  # type: ignore[attr-defined]
+            cur.execute("PRAGMA foreign_keys=ON")
+            if ":memory:" not in url:
+                cur.execute("PRAGMA journal_mode=WAL")
+                cur.execute("PRAGMA synchronous=NORMAL")
+            cur.close()
+
+        return engine
+    return sa.create_engine(url, pool_pre_ping=True)

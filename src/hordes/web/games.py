@@ -1,0 +1,531 @@
+"""The game service: create games, validate and store moves, resign, draw offers, seat tokens.
+
+Everything here is synchronous and talks to the database through SQLAlchemy Core; the web layer
+(live.py) runs these calls in a thread and holds a per-game lock around them, so two moves of one
+game are never validated at once. The database is still the judge: a move row is inserted with its
+ply number as part of the primary key and the game row is updated only if its ply count is the one
+this process saw, so a second writer (another process, a stale cache) fails instead of forking the game.
+
+Who may move: each human seat has a secret token, made here and given once to whoever creates the
+game (the creator's seat) and in the invitation link (the friend's seat). Tokens are compared in
+constant time. They are stored as they are, so that the creator's page can show the invitation link
+again later; they protect casual games, not money.
+
+A game's board is rebuilt from the start FEN and the stored moves (`_board`), and kept in a small
+cache keyed by game id and checked against the stored ply count on every use.
+"""
+
+from __future__ import annotations
+
+import hmac
+import secrets
+import string
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from types import SimpleNamespace
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
+
+from hordes import Board, HordesError, load_variant
+from hordes.notation.pgn import Game, write_game
+from hordes.notation.san import san
+from hordes.web import db
+from hordes.web.positions import color_name, describe_end, outcome_fields, position_view, variant_info
+
+PLAYER_KINDS = ("human", "engine")
+MIN_LEVEL, MAX_LEVEL = 1, 8
+ID_ALPHABET = string.ascii_letters + string.digits
+MAX_PLIES = 2000  # a game longer than this is certainly a runaway client; no variant needs more
+
+
+class GameError(Exception):
+    """A request the service refuses. `status` is the HTTP status, `code` a stable machine word."""
+
+    status = 400
+    code = "bad_request"
+
+    def __init__(self, message: str, *, code: str | None = None, status: int | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        if code:
+            self.code = code
+        if status:
+            self.status = status
+
+    def as_dict(self) -> dict[str, str]:
+        return {"error": self.code, "message": self.message}
+
+
+class NotFound(GameError):
+    status = 404
+    code = "not_found"
+
+
+class Forbidden(GameError):
+    status = 403
+    code = "forbidden"
+
+
+class Conflict(GameError):
+    status = 409
+    code = "conflict"
+
+
+class IllegalMove(GameError):
+    status = 422
+    code = "illegal_move"
+
+
+def new_id(length: int = 10) -> str:
+    return "".join(secrets.choice(ID_ALPHABET) for _ in range(length))
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(18)
+
+
+@dataclass(slots=True)
+class Created:
+    id: str
+    tokens: dict[str, str]  # colour name -> token, for the human seats
+
+
+class GameService:
+    """Games in a database. Thread-safe for different games; callers serialise calls per game."""
+
+    def __init__(self, engine: Engine, cache_size: int = 512) -> None:
+        self.engine = engine
+        self.cache_size = cache_size
+        self._boards: OrderedDict[str, Board] = OrderedDict()
+        self._cache_lock = threading.Lock()
+
+    # ----- creating and reading ------------------------------------------------------------------
+    def create(
+        self,
+        variant: str = "chess",
+        *,
+        fen: str | None = None,
+        white: str = "human",
+        black: str = "human",
+        level: int | None = None,
+        creator: str | None = None,
+    ) -> Created:
+        """Create a game; validates the variant, FEN, seats and level before anything is stored."""
+        try:
+            v = load_variant(variant)
+        except HordesError as exc:
+            raise GameError(str(exc), code="unknown_variant") from None
+        try:
+            board = Board(v, fen) if fen else Board(v)
+        except (HordesError, ValueError) as exc:
+            raise GameError(f"bad FEN: {exc}", code="bad_fen") from None
+        for side, kind in (("white", white), ("black", black)):
+            if kind not in PLAYER_KINDS:
+                raise GameError(
+                    f"{side} must be one of {', '.join(PLAYER_KINDS)}, not {kind!r}", code="bad_player"
+                )
+        if white == "engine" and black == "engine":
+            raise GameError("at least one seat must be a human player", code="bad_player")
+        if "engine" in (white, black):
+            if not isinstance(level, int) or not MIN_LEVEL <= level <= MAX_LEVEL:
+                raise GameError(f"level must be an integer from {MIN_LEVEL} to {MAX_LEVEL}", code="bad_level")
+        else:
+            level = None
+        if creator not in (None, "white", "black"):
+            raise GameError("creator must be white or black", code="bad_player")
+        result, termination, winner = outcome_fields(board.outcome())
+        tokens = {side: new_token() for side, kind in (("white", white), ("black", black)) if kind == "human"}
+        stamp = db.now()
+        game_id = new_id()
+        with self.engine.begin() as conn:
+            conn.execute(
+                db.games.insert().values(
+                    id=game_id,
+                    variant=v.slug,
+                    start_fen=board.fen(),
+                    fen=board.fen(),
+                    ply=0,
+                    white=white,
+                    black=black,
+                    level=level,
+                    white_token=tokens.get("white"),
+                    black_token=tokens.get("black"),
+                    creator=creator,
+                    status="over" if termination else "playing",
+                    result=result,
+                    termination=termination,
+                    winner=winner,
+                    draw_offer=None,
+                    created_at=stamp,
+                    updated_at=stamp,
+                )
+            )
+        return Created(game_id, tokens)
+
+    def row(self, game_id: str) -> sa.Row[Any]:
+        if not isinstance(game_id, str) or not 1 <= len(game_id) <= 16:
+            raise NotFound(f"no game {game_id!r}")
+        with self.engine.connect() as conn:
+            row = conn.execute(sa.select(db.games).where(db.games.c.id == game_id)).first()
+        if row is None:
+            raise NotFound(f"no game {game_id!r}")
+        return row
+
+    def _moves(self, game_id: str) -> list[sa.Row[Any]]:
+        with self.engine.connect() as conn:
+            q = sa.select(db.moves.c.uci, db.moves.c.san, db.moves.c.fen).where(db.moves.c.game_id == game_id)
+            return list(conn.execute(q.order_by(db.moves.c.ply)))
+
+    def _board(self, row: sa.Row[Any]) -> Board:
+        """The game's current board: from the cache if it is at the stored ply, else rebuilt."""
+        with self._cache_lock:
+            board = self._boards.get(row.id)
+            if board is not None:
+                self._boards.move_to_end(row.id)
+        if board is not None and len(board.move_stack) == row.ply:
+            return board
+        board = Board(load_variant(row.variant), row.start_fen)
+        for m in self._moves(row.id):
+            board.push_uci(m.uci)
+        self._remember(row.id, board)
+        return board
+
+    def _remember(self, game_id: str, board: Board) -> None:
+        with self._cache_lock:
+            self._boards[game_id] = board
+            self._boards.move_to_end(game_id)
+            while len(self._boards) > self.cache_size:
+                self._boards.popitem(last=False)
+
+    def _forget(self, game_id: str) -> None:
+        with self._cache_lock:
+            self._boards.pop(game_id, None)
+
+    def seat(self, row: sa.Row[Any], token: str | None) -> str | None:
+        """The colour whose token this is, or None (spectator)."""
+        if not token:
+            return None
+        for side in ("white", "black"):
+            stored = getattr(row, f"{side}_token")
+            if stored and hmac.compare_digest(stored.encode(), token.encode()):
+                return side
+        return None
+
+    def state(self, game_id: str, token: str | None = None) -> dict[str, Any]:
+        """Everything a client needs to show the game, for whoever holds `token` (or a spectator)."""
+        row = self.row(game_id)
+        board = self._board(row)
+        seat = self.seat(row, token)
+        out: dict[str, Any] = {
+            "id": row.id,
+            "variant": variant_info(board.variant),
+            "start_fen": row.start_fen,
+            "moves": [{"uci": m.uci, "san": m.san, "fen": m.fen} for m in self._moves(row.id)],
+            "players": {
+                "white": {"kind": row.white, "level": row.level if row.white == "engine" else None},
+                "black": {"kind": row.black, "level": row.level if row.black == "engine" else None},
+            },
+            "seat": seat,
+            "created_at": row.created_at.isoformat() if row.created_at else None,
+        }
+        out.update(self._status(row, board))
+        if seat is not None and seat == row.creator:
+            # The creator may see the invitation link again; the invited friend never sees the
+            # creator's token (that would let either player move for both sides).
+            other = "black" if seat == "white" else "white"
+            if getattr(row, f"{other}_token"):
+                out["invite_token"] = getattr(row, f"{other}_token")
+        return out
+
+    def _status(self, row: Any, board: Board) -> dict[str, Any]:
+        """The position view of the game's board with the game's status (`row`: a games row, or an
+        object with the same attributes)."""
+        view = position_view(board)
+        if row.status == "over":
+            # Resignation and agreement are not positions: the stored result is the truth.
+            view.update(dests={}, promotions={}, transforms={}, pulls=[])
+            view["result"] = row.result
+            view["termination"] = row.termination
+            view["winner"] = color_name(row.winner)
+            view["reason"] = describe_end(row.termination, row.winner)
+        name = board.geometry.square_name
+        last = board.peek() if row.ply else None
+        turn_kind = row.white if board.turn == 0 else row.black
+        view.update(
+            ply=row.ply,
+            status=row.status,
+            engine_to_move=row.status == "playing" and turn_kind == "engine",
+            draw_offer=color_name(row.draw_offer),
+            last_move=[name(last.from_square), name(last.to_square)] if last else [],
+        )
+        return view
+
+    # ----- moves --------------------------------------------------------------------------------
+    def move(
+        self, game_id: str, token: str | None, uci: object, expected_ply: object = None
+    ) -> dict[str, Any]:
+        """Validate and store a human move; return the event to broadcast."""
+        row = self.row(game_id)
+        seat = self.seat(row, token)
+        if seat is None:
+            raise Forbidden(
+                "a seat token is needed to move: open the game from your link"
+                if not token
+                else "invalid seat token"
+            )
+        return self._play(row, seat, uci, expected_ply)
+
+    def engine_move(self, game_id: str, expected_ply: int, uci: str) -> dict[str, Any] | None:
+        """Store the engine's move if the game is still where the engine saw it (else drop it)."""
+        row = self.row(game_id)
+        board = self._board(row)
+        side = "white" if board.turn == 0 else "black"
+        if row.status != "playing" or row.ply != expected_ply or getattr(row, side) != "engine":
+            return None
+        return self._play(row, side, uci, expected_ply)
+
+    def engine_turn(self, game_id: str) -> tuple[str, str, list[str], int, int] | None:
+        """(variant, start FEN, moves, level, ply) if the engine is to move in this game, else None."""
+        row = self.row(game_id)
+        if row.status != "playing":
+            return None
+        board = self._board(row)
+        if getattr(row, color_name(board.turn) or "white") != "engine":
+            return None
+        moves = [board.uci(m) for m in board.move_stack]
+        return row.variant, row.start_fen, moves, int(row.level or 1), int(row.ply)
+
+    def engine_games_waiting(self) -> list[str]:
+        """Games where the engine is to move (after a restart, their engine turns are resumed)."""
+        g = db.games
+        with self.engine.connect() as conn:
+            q = sa.select(g.c.id).where(
+                g.c.status == "playing", sa.or_(g.c.white == "engine", g.c.black == "engine")
+            )
+            ids = [r.id for r in conn.execute(q)]
+        return [i for i in ids if self.engine_turn(i) is not None]
+
+    def _play(self, row: sa.Row[Any], seat: str, uci: object, expected_ply: object) -> dict[str, Any]:
+        if not isinstance(uci, str) or not 4 <= len(uci) <= 12:
+            raise GameError('\'uci\' must be a move in UCI notation, e.g. "e2e4" or "e7e8q"', code="bad_move")
+        if expected_ply is not None and (not isinstance(expected_ply, int) or isinstance(expected_ply, bool)):
+            raise GameError(
+                "'ply' must be an integer (the number of moves already played)", code="bad_request"
+            )
+        if row.status != "playing":
+            raise Conflict(f"the game is over ({row.result})", code="game_over")
+        board = self._board(row)
+        to_move = color_name(board.turn)
+        if seat != to_move:
+            raise Conflict(f"it is {to_move}'s turn, not {seat}'s", code="not_your_turn")
+        if expected_ply is not None and expected_ply != row.ply:
+            raise Conflict(f"the game is at ply {row.ply}, not {expected_ply}: reload it", code="stale_ply")
+        if row.ply >= MAX_PLIES:
+            raise Conflict(f"games are limited to {MAX_PLIES} plies", code="too_long")
+        try:
+            move = board.parse_uci(uci)
+        except ValueError as exc:
+            code = "bad_move" if type(exc).__name__ == "InvalidMoveError" else "illegal_move"
+            raise IllegalMove(str(exc), code=code) from None
+        text = san(board, move)
+        board.push(move)
+        try:
+            result, termination, winner = outcome_fields(board.outcome())
+            g = db.games
+            stamp = db.now()
+            values = {
+                "ply": row.ply + 1,
+                "fen": board.fen(),
+                "status": "over" if termination else "playing",
+                "result": result,
+                "termination": termination,
+                "winner": winner,
+                "draw_offer": None,  # a move declines a pending offer
+                "updated_at": stamp,
+            }
+            with self.engine.begin() as conn:
+                conn.execute(
+                    db.moves.insert().values(
+                        game_id=row.id,
+                        ply=row.ply,
+                        uci=board.uci(move),
+                        san=text,
+                        fen=board.fen(),
+                        created_at=stamp,
+                    )
+                )
+                done = conn.execute(
+                    g.update()
+                    .where(g.c.id == row.id, g.c.ply == row.ply, g.c.status == "playing")
+                    .values(**values)
+                )
+                if done.rowcount != 1:
+                    raise Conflict("the game changed meanwhile: reload it", code="stale_ply")
+        except IntegrityError:
+            board.pop()
+            self._forget(row.id)
+            raise Conflict("the game changed meanwhile: reload it", code="stale_ply") from None
+        except BaseException:
+            board.pop()
+            self._forget(row.id)
+            raise
+        stored = SimpleNamespace(**{**row._mapping, **values})  # the row as it now is in the database
+        event = {"type": "move", "id": row.id, "uci": board.uci(move), "san": text}
+        event.update(self._status(stored, board))
+        return event
+
+    # ----- resigning and draws --------------------------------------------------------------------
+    def resign(self, game_id: str, token: str | None) -> dict[str, Any]:
+        row = self.row(game_id)
+        seat = self._seat_or_403(row, token)
+        if row.status != "playing":
+            raise Conflict(f"the game is over ({row.result})", code="game_over")
+        winner = 1 if seat == "white" else 0
+        self._finish(row, "1-0" if winner == 0 else "0-1", "resignation", winner)
+        return self._status_event(game_id)
+
+    def draw(self, game_id: str, token: str | None, action: object) -> dict[str, Any]:
+        """offer / accept / decline a draw. Offers exist only between two human players."""
+        row = self.row(game_id)
+        seat = self._seat_or_403(row, token)
+        if action not in ("offer", "accept", "decline"):
+            raise GameError("'action' must be 'offer', 'accept' or 'decline'", code="bad_request")
+        if row.status != "playing":
+            raise Conflict(f"the game is over ({row.result})", code="game_over")
+        if "engine" in (row.white, row.black):
+            raise Conflict("the engine does not take draw offers", code="no_draw_offers")
+        me = 0 if seat == "white" else 1
+        if action == "offer":
+            if row.draw_offer == 1 - me:  # both offered: that is an agreement
+                self._finish(row, "1/2-1/2", "agreement", None)
+            else:
+                self._update(row, draw_offer=me)
+        elif action == "accept":
+            if row.draw_offer != 1 - me:
+                raise Conflict("there is no draw offer from your opponent to accept", code="no_draw_offer")
+            self._finish(row, "1/2-1/2", "agreement", None)
+        else:
+            if row.draw_offer != 1 - me:
+                raise Conflict("there is no draw offer from your opponent to decline", code="no_draw_offer")
+            self._update(row, draw_offer=None)
+        return self._status_event(game_id)
+
+    def _seat_or_403(self, row: sa.Row[Any], token: str | None) -> str:
+        seat = self.seat(row, token)
+        if seat is None:
+            raise Forbidden("only a player of this game may do that" if token else "a seat token is needed")
+        return seat
+
+    def _update(self, row: sa.Row[Any], **values: Any) -> None:
+        g = db.games
+        with self.engine.begin() as conn:
+            done = conn.execute(
+                g.update()
+                .where(g.c.id == row.id, g.c.ply == row.ply, g.c.status == "playing")
+                .values(updated_at=db.now(), **values)
+            )
+            if done.rowcount != 1:
+                raise Conflict("the game changed meanwhile: reload it", code="stale_ply")
+
+    def _finish(self, row: sa.Row[Any], result: str, termination: str, winner: int | None) -> None:
+        self._update(
+            row, status="over", result=result, termination=termination, winner=winner, draw_offer=None
+        )
+
+    def _status_event(self, game_id: str) -> dict[str, Any]:
+        row = self.row(game_id)
+        event = {"type": "status", "id": game_id}
+        event.update(self._status(row, self._board(row)))
+        return event
+
+    # ----- listing and export -----------------------------------------------------------------------
+    def recent(self, limit: int = 50) -> list[dict[str, Any]]:
+        g = db.games
+        q = sa.select(
+            g.c.id, g.c.variant, g.c.white, g.c.black, g.c.level, g.c.status, g.c.result, g.c.termination,
+            g.c.winner, g.c.ply, g.c.fen, g.c.updated_at,
+        ).order_by(g.c.updated_at.desc()).limit(max(1, min(limit, 200)))  # fmt: skip
+        with self.engine.connect() as conn:
+            rows = list(conn.execute(q))
+        out = []
+        for r in rows:
+            out.append(
+                {
+                    "id": r.id,
+                    "variant": r.variant,
+                    "variant_title": _title(r.variant),
+                    "white": _player_label(r.white, r.level),
+                    "black": _player_label(r.black, r.level),
+                    "status": r.status,
+                    "result": r.result,
+                    "reason": describe_end(r.termination, r.winner),
+                    "ply": r.ply,
+                    "fen": r.fen,
+                    "updated_at": r.updated_at.isoformat() if r.updated_at else None,
+                }
+            )
+        return out
+
+    def pgn(self, game_id: str, site: str = "hordes web app") -> str:
+        row = self.row(game_id)
+        board = self._board(row)
+        date = row.created_at.strftime("%Y.%m.%d") if row.created_at else "????.??.??"
+        headers = {
+            "Event": "Casual game",
+            "Site": site,
+            "Date": date,
+            "White": _player_label(row.white, row.level),
+            "Black": _player_label(row.black, row.level),
+            "Result": row.result,
+        }
+        if row.termination:
+            headers["Termination"] = describe_end(row.termination, row.winner)
+        return write_game(Game.from_board(board, headers))
+
+    # ----- evaluations (the graph of a finished game) -------------------------------------------------
+    def positions(self, game_id: str) -> tuple[str, str, list[str]]:
+        """(variant, start FEN, moves) of a finished game, to evaluate; Conflict while it is played."""
+        row = self.row(game_id)
+        if row.status != "over":
+            raise Conflict("evaluations are shown once the game is over", code="game_not_over")
+        return row.variant, row.start_fen, [m.uci for m in self._moves(game_id)]
+
+    def evaluations(self, game_id: str) -> dict[int, dict[str, Any]]:
+        e = db.evaluations
+        with self.engine.connect() as conn:
+            rows = conn.execute(sa.select(e).where(e.c.game_id == game_id).order_by(e.c.ply))
+            return {
+                r.ply: {"ply": r.ply, "cp": r.cp, "mate": r.mate, "best": r.best, "depth": r.depth}
+                for r in rows
+            }
+
+    def store_evaluations(self, game_id: str, evals: list[dict[str, Any]]) -> None:
+        if not evals:
+            return
+        with self.engine.begin() as conn:
+            for ev in evals:
+                conn.execute(
+                    db.evaluations.insert().values(
+                        game_id=game_id,
+                        ply=ev["ply"],
+                        cp=ev["cp"],
+                        mate=ev["mate"],
+                        best=ev["best"],
+                        depth=ev["depth"],
+                    )
+                )
+
+
+def _title(slug: str) -> str:
+    try:
+        return load_variant(slug).title
+    except HordesError:
+        return slug
+
+
+def _player_label(kind: str, level: int | None) -> str:
+    return f"Engine (level {level})" if kind == "engine" else "Anonymous"

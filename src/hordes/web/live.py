@@ -1,0 +1,240 @@
+"""Live games: the websocket of each game, broadcasting, and the engine's turns.
+
+Every change to a game (a move from the API or a websocket, an engine move, a resignation, a draw)
+goes through `Live.act`, which holds the game's asyncio lock, runs the game service in a worker
+thread (database calls block) and broadcasts the resulting event to every socket of the game before
+it lets the next change of that game in — so all watchers see the events in order, and an event is
+sent only after the change is stored.
+
+Websocket protocol (JSON text frames, each at most 16 KB):
+
+  client -> server  {"type": "move", "uci": "e2e4", "ply": 12, "ref": 7}   ply and ref are optional
+                    {"type": "resign"} | {"type": "draw", "action": "offer"|"accept"|"decline"}
+                    {"type": "sync"} (send the whole game again) | {"type": "ping"}
+  server -> client  {"type": "game", ...}     the whole game, on connect and on "sync"
+                    {"type": "move", ...}     a stored move, with the new position's legal moves
+                    {"type": "status", ...}   resignation, draw offer or agreement
+                    {"type": "ack", "ref": 7, "ply": 13}     to the sender, after the change is stored
+                    {"type": "error", "error": "illegal_move", "message": "...", "ref": 7}
+                    {"type": "pong"}
+
+The seat token comes from the game's cookie (browsers), the `token` query parameter or a `token`
+field in a message (other clients).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import weakref
+from collections.abc import Callable
+from typing import Any
+
+from starlette.concurrency import run_in_threadpool
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
+
+from hordes.web.common import MAX_BODY, parse_json_object, seat_token
+from hordes.web.engine_pool import EngineBusy, EnginePool
+from hordes.web.games import GameError, GameService, NotFound
+
+log = logging.getLogger("hordes.web")
+
+SEND_TIMEOUT = 5.0  # a watcher that cannot take an event in this time is dropped
+ENGINE_RETRIES = 3
+
+
+class Live:
+    """Websockets by game, per-game locks, and the engine turns of engine games."""
+
+    def __init__(self, service: GameService, pool: EnginePool, engine_movetime: float = 3.0) -> None:
+        self.service = service
+        self.pool = pool
+        self.engine_movetime = engine_movetime
+        self.sockets: dict[str, set[WebSocket]] = {}
+        self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
+        self._engine_tasks: dict[str, asyncio.Task[None]] = {}
+
+    def lock(self, game_id: str) -> asyncio.Lock:
+        lock = self._locks.get(game_id)
+        if lock is None:
+            lock = asyncio.Lock()
+            self._locks[game_id] = lock
+        return lock
+
+    async def act(
+        self, game_id: str, fn: Callable[..., dict[str, Any] | None], *args: Any
+    ) -> dict[str, Any] | None:
+        """Run a change of a game under its lock, then broadcast its event (still under the lock)."""
+        lock = self.lock(game_id)
+        async with lock:
+            event = await run_in_threadpool(fn, *args)
+            if event is not None:
+                await self.broadcast(game_id, event)
+        if event is not None and event.get("engine_to_move"):
+            self.schedule_engine(game_id)
+        return event
+
+    async def move(self, game_id: str, token: str | None, uci: object, ply: object = None) -> dict[str, Any]:
+        event = await self.act(game_id, self.service.move, game_id, token, uci, ply)
+        assert event is not None
+        return event
+
+    async def resign(self, game_id: str, token: str | None) -> dict[str, Any]:
+        event = await self.act(game_id, self.service.resign, game_id, token)
+        assert event is not None
+        return event
+
+    async def draw(self, game_id: str, token: str | None, action: object) -> dict[str, Any]:
+        event = await self.act(game_id, self.service.draw, game_id, token, action)
+        assert event is not None
+        return event
+
+    async def broadcast(self, game_id: str, event: dict[str, Any]) -> None:
+        sockets = list(self.sockets.get(game_id, ()))
+        if not sockets:
+            return
+        text = json.dumps(event)
+        results = await asyncio.gather(
+            *(asyncio.wait_for(ws.send_text(text), SEND_TIMEOUT) for ws in sockets), return_exceptions=True
+        )
+        for ws, res in zip(sockets, results, strict=True):
+            if isinstance(res, BaseException):
+                self._drop(game_id, ws)
+
+    def _drop(self, game_id: str, ws: WebSocket) -> None:
+        group = self.sockets.get(game_id)
+        if group is not None:
+            group.discard(ws)
+            if not group:
+                del self.sockets[game_id]
+
+    # ----- the engine ------------------------------------------------------------------------------
+    def schedule_engine(self, game_id: str) -> None:
+        """Start the engine's turn in this game if it has one and none is running."""
+        task = self._engine_tasks.get(game_id)
+        if task is not None and not task.done():
+            return
+        self._engine_tasks[game_id] = asyncio.create_task(self._engine_turn(game_id))
+
+    async def _engine_turn(self, game_id: str) -> None:
+        for attempt in range(ENGINE_RETRIES):
+            try:
+                turn = await run_in_threadpool(self.service.engine_turn, game_id)
+                if turn is None:
+                    return
+                variant, start_fen, moves, level, ply = turn
+                uci = await self.pool.move(variant, start_fen, moves, level, self.engine_movetime)
+                if uci is None:
+                    return
+                await self.act(game_id, self.service.engine_move, game_id, ply, uci)
+                return
+            except asyncio.CancelledError:
+                raise
+            except EngineBusy:
+                await asyncio.sleep(1.0)
+            except Exception:
+                log.exception("engine turn failed in game %s (attempt %d)", game_id, attempt + 1)
+                await asyncio.sleep(0.5)
+
+    async def resume_engine_games(self) -> None:
+        """After a start: the engine moves in every game that waits for it (no game is lost on restart)."""
+        for game_id in await run_in_threadpool(self.service.engine_games_waiting):
+            self.schedule_engine(game_id)
+
+    async def close(self) -> None:
+        tasks = [t for t in self._engine_tasks.values() if not t.done()]
+        for t in tasks:
+            t.cancel()
+        for t in tasks:
+            with contextlib.suppress(BaseException):
+                await t
+        for group in list(self.sockets.values()):
+            for ws in list(group):
+                with contextlib.suppress(Exception):
+                    await ws.close(1001)
+        self.sockets.clear()
+
+    # ----- one websocket ------------------------------------------------------------------------------
+    async def serve(self, ws: WebSocket) -> None:
+        game_id = str(ws.path_params["game_id"])
+        if not _same_origin(ws):
+            await ws.close(code=4403, reason="cross-origin websocket refused")
+            return
+        await ws.accept()
+        token = seat_token(ws, game_id)
+        try:
+            state = await run_in_threadpool(self.service.state, game_id, token)
+        except NotFound as exc:
+            await ws.send_json({"type": "error", **exc.as_dict()})
+            await ws.close(code=4404, reason="no such game")
+            return
+        self.sockets.setdefault(game_id, set()).add(ws)
+        try:
+            # Registered before the snapshot is sent: a move stored meanwhile arrives after it, and the
+            # client, which orders events by ply, asks for a sync if it ever sees a gap.
+            await ws.send_json({"type": "game", **state})
+            if state.get("engine_to_move"):
+                self.schedule_engine(game_id)
+            while True:
+                raw = await ws.receive_text()
+                if len(raw) > MAX_BODY:
+                    await ws.send_json(
+                        {
+                            "type": "error",
+                            "error": "too_large",
+                            "message": f"messages are limited to {MAX_BODY} bytes",
+                        }
+                    )
+                    await ws.close(code=1009)
+                    return
+                await self._message(ws, game_id, token, raw)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            self._drop(game_id, ws)
+
+    async def _message(self, ws: WebSocket, game_id: str, token: str | None, raw: str) -> None:
+        ref = None
+        try:
+            msg = parse_json_object(raw, "the message")
+            ref = msg.get("ref")
+            if isinstance(msg.get("token"), str):
+                token = msg["token"]
+            kind = msg.get("type")
+            if kind == "move":
+                event = await self.move(game_id, token, msg.get("uci"), msg.get("ply"))
+                await _send(ws, {"type": "ack", "ref": ref, "ply": event["ply"]})
+            elif kind == "resign":
+                event = await self.resign(game_id, token)
+                await _send(ws, {"type": "ack", "ref": ref, "ply": event["ply"]})
+            elif kind == "draw":
+                event = await self.draw(game_id, token, msg.get("action"))
+                await _send(ws, {"type": "ack", "ref": ref, "ply": event["ply"]})
+            elif kind == "sync":
+                state = await run_in_threadpool(self.service.state, game_id, token)
+                await _send(ws, {"type": "game", **state})
+            elif kind == "ping":
+                await _send(ws, {"type": "pong", "ref": ref})
+            else:
+                raise GameError(
+                    f"unknown message type {kind!r}; expected move, resign, draw, sync or ping",
+                    code="bad_message",
+                )
+        except GameError as exc:
+            await _send(ws, {"type": "error", "ref": ref, **exc.as_dict()})
+
+
+async def _send(ws: WebSocket, data: dict[str, Any]) -> None:
+    if ws.application_state == WebSocketState.CONNECTED:
+        await ws.send_json(data)
+
+
+def _same_origin(ws: WebSocket) -> bool:
+    """Browsers send Origin with websockets; refuse other sites' pages (they would carry our cookie)."""
+    origin = ws.headers.get("origin")
+    if not origin:
+        return True  # not a browser (tests, the load benchmark, scripts)
+    host = ws.headers.get("host", "")
+    return origin.split("://", 1)[-1] == host

@@ -1,0 +1,311 @@
+"""The OpenAPI 3.1 description of the JSON API, written by hand so it says what the handlers mean.
+
+Served at /openapi.json; /api/docs renders the same dictionary as a page. A test checks that every
+API route in routes.py is described here and the other way round.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hordes import __version__
+
+
+def _ref(name: str) -> dict[str, str]:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def _body(schema: dict[str, Any]) -> dict[str, Any]:
+    return {"required": True, "content": {"application/json": {"schema": schema}}}
+
+
+def _ok(
+    description: str, schema: dict[str, Any] | None = None, media: str = "application/json"
+) -> dict[str, Any]:
+    out: dict[str, Any] = {"description": description}
+    if schema is not None:
+        out["content"] = {media: {"schema": schema}}
+    return out
+
+
+_ERRORS = {
+    "400": _ok("Malformed request: bad JSON, a missing or mistyped field", _ref("Error")),
+    "404": _ok("No game with this id", _ref("Error")),
+    "413": _ok("The body is over 16 KB", _ref("Error")),
+}
+_SEAT = {
+    "403": _ok("No seat token, or a token of neither seat", _ref("Error")),
+    "409": _ok("Not this seat's turn, the game is over, or the game moved on (stale ply)", _ref("Error")),
+}
+_GAME_ID = [{"name": "game_id", "in": "path", "required": True, "schema": {"type": "string"}}]
+_TOKEN_DOC = (
+    "The seat token may be sent as the `token` field of the body, the `X-Seat-Token` header, or the "
+    "game's cookie (set when the game is created or its link is opened)."
+)
+
+_LINE: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "variant": {"type": "string", "default": "chess", "examples": ["orda"]},
+        "fen": {"type": "string", "description": "start position; default the variant's"},
+        "moves": {"type": "array", "items": {"type": "string"}, "description": "UCI moves from the start"},
+    },
+}
+
+SCHEMAS: dict[str, Any] = {
+    "Error": {
+        "type": "object",
+        "required": ["error", "message"],
+        "properties": {
+            "error": {"type": "string", "description": "machine word, e.g. illegal_move, not_your_turn"},
+            "message": {"type": "string", "description": "what is wrong, for people"},
+        },
+    },
+    "NewGame": {
+        "type": "object",
+        "properties": {
+            "variant": {"type": "string", "default": "chess", "examples": ["orda", "khans", "hordes"]},
+            "fen": {"type": "string", "description": "start from this position instead"},
+            "color": {"enum": ["white", "black", "random"], "default": "white", "description": "your side"},
+            "opponent": {"enum": ["engine", "friend"], "default": "engine"},
+            "level": {"type": "integer", "minimum": 1, "maximum": 8, "default": 1},
+        },
+    },
+    "Created": {
+        "type": "object",
+        "properties": {
+            "id": {"type": "string"},
+            "seat": {"enum": ["white", "black"]},
+            "token": {"type": "string", "description": "your seat's secret; keep it"},
+            "url": {"type": "string", "description": "your link to the game (carries your token)"},
+            "invite_url": {"type": "string", "description": "the link to send your friend (friend games)"},
+            "game": _ref("Game"),
+        },
+    },
+    "Position": {
+        "type": "object",
+        "description": "The side to move's legal moves in board terms, check and the outcome.",
+        "properties": {
+            "fen": {"type": "string"},
+            "turn": {"enum": ["white", "black"]},
+            "dests": {
+                "type": "object",
+                "additionalProperties": {"type": "array", "items": {"type": "string"}},
+            },
+            "promotions": {
+                "type": "object",
+                "description": "from+to -> piece letters to choose from ('' = no promotion)",
+                "additionalProperties": {"type": "array", "items": {"type": "string"}},
+            },
+            "transforms": {"type": "object", "description": "square -> letter the piece may change into"},
+            "pulls": {"type": "array", "items": {"type": "object"}, "description": "{magnet, from, to}"},
+            "check": {"type": "array", "items": {"type": "string"}},
+            "result": {"type": "string", "examples": ["*", "1-0", "0-1", "1/2-1/2"]},
+            "termination": {"type": ["string", "null"]},
+            "winner": {"enum": ["white", "black", None]},
+            "reason": {"type": "string", "examples": ["Black wins by campmate"]},
+        },
+    },
+    "Game": {
+        "allOf": [
+            _ref("Position"),
+            {
+                "type": "object",
+                "properties": {
+                    "id": {"type": "string"},
+                    "variant": {"type": "object"},
+                    "start_fen": {"type": "string"},
+                    "moves": {"type": "array", "items": {"type": "object"}, "description": "{uci, san, fen}"},
+                    "players": {"type": "object"},
+                    "seat": {"enum": ["white", "black", None], "description": "whose token you sent"},
+                    "ply": {"type": "integer"},
+                    "status": {"enum": ["playing", "over"]},
+                    "draw_offer": {"enum": ["white", "black", None]},
+                    "last_move": {"type": "array", "items": {"type": "string"}},
+                },
+            },
+        ]
+    },
+    "MoveEvent": {
+        "allOf": [
+            _ref("Position"),
+            {
+                "type": "object",
+                "properties": {
+                    "type": {"const": "move"},
+                    "uci": {"type": "string"},
+                    "san": {"type": "string"},
+                    "ply": {"type": "integer"},
+                },
+            },
+        ]
+    },
+    "Evaluation": {
+        "type": "object",
+        "description": "White's point of view",
+        "properties": {
+            "cp": {"type": ["integer", "null"]},
+            "mate": {"type": ["integer", "null"]},
+            "depth": {"type": "integer"},
+            "best": {"type": ["string", "null"]},
+            "pv": {"type": "array", "items": {"type": "string"}},
+            "pv_san": {"type": "string"},
+        },
+    },
+}
+
+
+def _paths() -> dict[str, Any]:
+    return {
+        "/api/variants": {
+            "get": {
+                "summary": "The built-in variants",
+                "responses": {"200": _ok("Variants", {"type": "object"})},
+            }
+        },
+        "/api/games": {
+            "get": {
+                "summary": "Recent games, newest first",
+                "parameters": [
+                    {"name": "limit", "in": "query", "schema": {"type": "integer", "maximum": 200}}
+                ],
+                "responses": {"200": _ok("Games", {"type": "object"})},
+            },
+            "post": {
+                "summary": "Create a game against the engine or a friend",
+                "requestBody": _body(_ref("NewGame")),
+                "responses": {"201": _ok("The game, with your seat token", _ref("Created")), **_ERRORS},
+            },
+        },
+        "/api/games/{game_id}": {
+            "get": {
+                "summary": "Read a game (with `seat` set when a seat token is sent)",
+                "parameters": _GAME_ID,
+                "responses": {"200": _ok("The game", _ref("Game")), **_ERRORS},
+            }
+        },
+        "/api/games/{game_id}/moves": {
+            "post": {
+                "summary": "Make a move",
+                "description": "Validated (seat, turn, legality, game over) and stored before the answer. "
+                + _TOKEN_DOC,
+                "parameters": _GAME_ID,
+                "requestBody": _body(
+                    {
+                        "type": "object",
+                        "required": ["uci"],
+                        "properties": {
+                            "uci": {"type": "string", "examples": ["e2e4", "a7a8h", "c3c3"]},
+                            "ply": {
+                                "type": "integer",
+                                "description": "moves played so far; refused if stale",
+                            },
+                            "token": {"type": "string"},
+                        },
+                    }
+                ),
+                "responses": {
+                    "200": _ok("The stored move", _ref("MoveEvent")),
+                    "422": _ok("Not a legal move here", _ref("Error")),
+                    **_ERRORS,
+                    **_SEAT,
+                },
+            }
+        },
+        "/api/games/{game_id}/resign": {
+            "post": {
+                "summary": "Resign",
+                "description": _TOKEN_DOC,
+                "parameters": _GAME_ID,
+                "responses": {"200": _ok("The game's new status", {"type": "object"}), **_ERRORS, **_SEAT},
+            }
+        },
+        "/api/games/{game_id}/draw": {
+            "post": {
+                "summary": "Offer, accept or decline a draw (games between two people)",
+                "description": _TOKEN_DOC,
+                "parameters": _GAME_ID,
+                "requestBody": _body(
+                    {"type": "object", "properties": {"action": {"enum": ["offer", "accept", "decline"]}}}
+                ),
+                "responses": {"200": _ok("The game's new status", {"type": "object"}), **_ERRORS, **_SEAT},
+            }
+        },
+        "/api/games/{game_id}/pgn": {
+            "get": {
+                "summary": "The game as PGN (with a [Variant] tag)",
+                "parameters": _GAME_ID,
+                "responses": {"200": _ok("PGN", {"type": "string"}, "application/x-chess-pgn"), **_ERRORS},
+            }
+        },
+        "/api/games/{game_id}/evaluations": {
+            "get": {
+                "summary": "Engine evaluation of every position of a finished game (for the graph)",
+                "parameters": _GAME_ID,
+                "responses": {
+                    "200": _ok("Evaluations", {"type": "object"}),
+                    "409": _ok("Still being played"),
+                    **_ERRORS,
+                },
+            }
+        },
+        "/api/position": {
+            "post": {
+                "summary": "Legal moves and status after a line of moves (the analysis board)",
+                "requestBody": _body(_LINE),
+                "responses": {
+                    "200": _ok("Position", _ref("Position")),
+                    "422": _ok("An illegal move in the line"),
+                },
+            }
+        },
+        "/api/analysis": {
+            "post": {
+                "summary": "Engine evaluation and best line of a position",
+                "requestBody": _body(
+                    {**_LINE, "properties": {**_LINE["properties"], "movetime": {"type": "number"}}}
+                ),
+                "responses": {"200": _ok("Evaluation", _ref("Evaluation")), "503": _ok("The engine is busy")},
+            }
+        },
+        "/api/analysis/line": {
+            "post": {
+                "summary": "Evaluation of every position of a line (at most 300 moves)",
+                "requestBody": _body(_LINE),
+                "responses": {"200": _ok("Evaluations", {"type": "object"})},
+            }
+        },
+        "/api/pgn/import": {
+            "post": {
+                "summary": "Read a PGN game: variant, start position and moves",
+                "requestBody": _body({"type": "object", "properties": {"pgn": {"type": "string"}}}),
+                "responses": {
+                    "200": _ok("The game's line", {"type": "object"}),
+                    "400": _ok("Unreadable PGN"),
+                },
+            }
+        },
+        "/api/pgn/export": {
+            "post": {
+                "summary": "Write a line as PGN",
+                "requestBody": _body(_LINE),
+                "responses": {"200": _ok("PGN text in {pgn}", {"type": "object"})},
+            }
+        },
+    }
+
+
+def openapi_schema() -> dict[str, Any]:
+    return {
+        "openapi": "3.1.0",
+        "info": {
+            "title": "hordes web API",
+            "version": __version__,
+            "description": "Play and analyse asymmetric chess variants. Live games also have a websocket at "
+            "/ws/game/{game_id} (see docs/web.md for its messages). Errors are "
+            '{"error": code, "message": text} with a 4xx status.',
+            "license": {"name": "GPL-3.0-or-later", "identifier": "GPL-3.0-or-later"},
+        },
+        "paths": _paths(),
+        "components": {"schemas": SCHEMAS},
+    }

@@ -1,0 +1,187 @@
+"""HTML pages: lobby, game, analysis board, rules pages, recent games, API docs, piece stylesheets.
+
+Pages are server-rendered Jinja2 templates; the board and everything live on them is done by the
+ES modules in static/ (chessgroundx is imported from node_modules as is, without a bundler). The
+lobby is a plain form, so a game can be started without JavaScript's help.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+from urllib.parse import parse_qs
+
+from markupsafe import Markup
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+
+from hordes import HordesError, Variant, builtin_variants, load_variant
+from hordes.web.api import create_game, set_seat_cookie
+from hordes.web.common import MAX_BODY, SEAT_COOKIE, read_body
+from hordes.web.games import GameError, NotFound
+from hordes.web.openapi import openapi_schema
+from hordes.web.pieces import piece_css
+from hordes.web.positions import variant_info
+
+
+def render(request: Request, name: str, status: int = 200, **context: Any) -> HTMLResponse:
+    template = request.app.state.templates.get_template(name)
+    html = template.render(request=request, nav_variants=builtin_variants(), **context)
+    return HTMLResponse(html, status_code=status)
+
+
+def _variant_or_404(slug: str) -> Variant:
+    try:
+        return load_variant(slug)
+    except HordesError:
+        raise NotFound(f"no variant {slug!r}") from None
+
+
+# The lobby shows the project's own games first; other variant documents follow in their order.
+FEATURED = ("orda", "hordes", "khans", "chess")
+
+
+def lobby_variants() -> list[tuple[Variant, Markup]]:
+    """The variants to offer, each with a small picture of its start position."""
+    variants = builtin_variants()
+    variants.sort(key=lambda v: FEATURED.index(v.slug) if v.slug in FEATURED else len(FEATURED))
+    return [(v, Markup(_thumbnail(v))) for v in variants]
+
+
+@cache
+def _thumbnail(variant: Variant) -> str:
+    try:
+        from hordes import Board
+        from hordes.svg import board
+
+        return board(Board(variant), size=84, coordinates=False, id_prefix=f"thumb-{variant.slug}-")
+    except Exception:  # a picture is a nicety: the lobby works without it
+        return ""
+
+
+async def lobby(request: Request) -> Response:
+    recent = await run_in_threadpool(request.app.state.games.recent, 12)
+    form = dict(request.query_params)  # /?variant=orda preselects a variant
+    return render(request, "lobby.html", variants=lobby_variants(), recent=recent, error=None, form=form)
+
+
+async def lobby_create(request: Request) -> Response:
+    """The lobby form: create the game, give this browser its seat cookie, open the game page."""
+    raw = await read_body(request, MAX_BODY)
+    fields = {k: v[0] for k, v in parse_qs(raw.decode("utf-8", "replace"), max_num_fields=20).items()}
+    try:
+        created, color = await create_game(request, fields)
+    except GameError as exc:
+        recent = await run_in_threadpool(request.app.state.games.recent, 12)
+        return render(
+            request,
+            "lobby.html",
+            status=400,
+            variants=lobby_variants(),
+            recent=recent,
+            error=exc.message,
+            form=fields,
+        )
+    response = RedirectResponse(f"/game/{created.id}", status_code=303)
+    set_seat_cookie(response, created.id, created.tokens[color])
+    return response
+
+
+async def game_page(request: Request) -> Response:
+    game_id = request.path_params["game_id"]
+    token = request.query_params.get("token")
+    if token:
+        # A link with a token: keep it in this browser's cookie and show a clean address, so the
+        # token does not stay in the address bar, the history or a Referer.
+        response: Response = RedirectResponse(f"/game/{game_id}", status_code=303)
+        set_seat_cookie(response, game_id, token)
+        return response
+    token = request.cookies.get(SEAT_COOKIE + game_id)
+    state = await run_in_threadpool(request.app.state.games.state, game_id, token)
+    invite = None
+    if state.get("seat") and state.get("invite_token"):
+        invite = f"{str(request.base_url).rstrip('/')}/game/{game_id}?token={state['invite_token']}"
+    state.pop("invite_token", None)
+    return render(
+        request,
+        "game.html",
+        state=state,
+        variant=load_variant(state["variant"]["slug"]),
+        invite=invite,
+    )
+
+
+async def analysis_page(request: Request) -> Response:
+    q = request.query_params
+    slug = q.get("variant", "chess")
+    start: dict[str, Any] = {"variant": slug, "fen": q.get("fen") or None, "moves": []}
+    game_id = q.get("game")
+    if game_id:
+        state = await run_in_threadpool(request.app.state.games.state, game_id, None)
+        slug = state["variant"]["slug"]
+        start = {
+            "variant": slug,
+            "fen": state["start_fen"],
+            "moves": [m["uci"] for m in state["moves"]],
+            "game": game_id,
+        }
+    variant = _variant_or_404(slug)
+    return render(
+        request,
+        "analysis.html",
+        start=start,
+        variant=variant,
+        info=variant_info(variant),
+        variants=builtin_variants(),
+    )
+
+
+async def variants_page(request: Request) -> Response:
+    return render(request, "variants.html", variants=builtin_variants())
+
+
+async def variant_page(request: Request) -> Response:
+    variant = _variant_or_404(request.path_params["slug"])
+    return render(request, "rules.html", variant=variant, article=Markup(_article(variant)))
+
+
+@cache
+def _article(variant: Variant) -> str:
+    """The variant's rules with diagrams, from the site generator (the same pages as `hordes site`)."""
+    try:
+        from hordes.site import render_variant_body
+
+        return render_variant_body(variant)
+    except Exception:  # the site module belongs to another layer: show the plain text rather than fail
+        from html import escape
+
+        return f'<article class="variant"><pre>{escape(variant.body)}</pre></article>'
+
+
+async def games_page(request: Request) -> Response:
+    recent = await run_in_threadpool(request.app.state.games.recent, 100)
+    return render(request, "games.html", games=recent)
+
+
+async def api_docs(request: Request) -> Response:
+    return render(request, "docs.html", schema=openapi_schema())
+
+
+async def openapi_json(request: Request) -> Response:
+    return JSONResponse(openapi_schema())
+
+
+async def pieces_css(request: Request) -> Response:
+    slug = request.path_params["slug"]
+    variant = _variant_or_404(slug.removesuffix(".css"))
+    return Response(
+        piece_css(variant), media_type="text/css", headers={"Cache-Control": "public, max-age=3600"}
+    )
+
+
+def error_page(request: Request, status: int, message: str) -> Response:
+    """Errors as HTML for pages and JSON for the API (decided by the path)."""
+    if request.url.path.startswith("/api/"):
+        return JSONResponse({"error": "not_found" if status == 404 else "error", "message": message}, status)
+    return render(request, "error.html", status=status, status_code=status, message=message)

@@ -1,0 +1,57 @@
+"""The project's piece set as CSS for the board component, one stylesheet per variant.
+
+chessgroundx draws a piece as `<piece class="white l-piece">` and leaves its picture to CSS. We give
+each (variant, letter, colour) a data-URI background made from `hordes.svg.piece`, scoped under the
+board's variant class (`.cg-wrap.v-orda`), because one letter can mean different figures in different
+variants (Orda's black K is the Khan). Stylesheets are made once per variant and cached.
+"""
+
+from __future__ import annotations
+
+import base64
+from functools import cache
+
+from hordes import Color, Variant
+from hordes.web.positions import role_of
+
+
+def _svg(letter: str, color: Color, variant: Variant) -> str:
+    try:
+        from hordes.svg import piece
+
+        return piece(letter, color, variant)
+    except Exception:  # the art is another module's business: a missing figure must not break the board
+        return _fallback(letter, color)
+
+
+def _fallback(letter: str, color: Color) -> str:
+    """A plain disc with the letter, used only if the piece set cannot draw this piece."""
+    fill, ink = ("#fdfdfd", "#1d2329") if color == Color.WHITE else ("#2b3136", "#f4f4f4")
+    return (
+        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 45 45">'
+        f'<circle cx="22.5" cy="22.5" r="18" fill="{fill}" stroke="#1d2329" stroke-width="1.5"/>'
+        f'<text x="22.5" y="29" font-size="18" font-family="sans-serif" font-weight="700" '
+        f'text-anchor="middle" fill="{ink}">{letter}</text></svg>'
+    )
+
+
+def data_uri(svg: str) -> str:
+    return "data:image/svg+xml;base64," + base64.b64encode(svg.encode("utf-8")).decode("ascii")
+
+
+@cache
+def piece_css(variant: Variant) -> str:
+    """CSS rules drawing every piece kind of the variant in both colours."""
+    scope = f".cg-wrap.v-{variant.slug}"
+    rules = []
+    for kind in variant.pieces:
+        for color in (Color.WHITE, Color.BLACK):
+            selector = f"{scope} piece.{role_of(kind.letter)}.{color.label}"
+            uri = data_uri(_svg(kind.letter, color, variant))
+            rules.append(f"{selector} {{ background-image: url('{uri}'); }}")
+            # The promotion chooser and the piece legend use the same pictures outside the board.
+            rules.append(
+                f".v-{variant.slug} .piece-icon.{role_of(kind.letter)}.{color.label} "
+                f"{{ background-image: url('{uri}'); }}"
+            )
+    return "\n".join(rules) + "\n"

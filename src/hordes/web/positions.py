@@ -1,0 +1,174 @@
+"""What the browser needs to know about a position: legal destinations, choices and marks.
+
+The rules live only on the server. The board component is told, for the side to move, which squares
+each piece may go to (`dests`), which of those moves need a choice of piece (`promotions`), which
+pieces may change shape in place (`transforms`) and which pieces a magnet can pull (`pulls`), so that
+the browser never has to know a variant's rules — a variant document added to the server works in
+the browser unchanged.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hordes import Board, Color, Move, Outcome, Termination, Variant
+from hordes.core.geometry import FILE_LETTERS
+
+# Sentence fragments for the end of a game: "White wins by checkmate", "Draw by stalemate".
+REASONS: dict[str, str] = {
+    Termination.CHECKMATE.value: "checkmate",
+    Termination.STALEMATE.value: "stalemate",
+    Termination.CAMPMATE.value: "campmate",
+    Termination.INSUFFICIENT_MATERIAL.value: "insufficient material",
+    Termination.THREEFOLD_REPETITION.value: "threefold repetition",
+    Termination.REPETITION_LOSS.value: "repetition (the repeating side loses)",
+    Termination.N_MOVE_RULE.value: "the move-count rule",
+    Termination.VARIANT_WIN.value: "the variant's rules",
+    Termination.VARIANT_LOSS.value: "the variant's rules",
+    "resignation": "resignation",
+    "agreement": "agreement",
+}
+
+
+def color_name(color: Color | int | None) -> str | None:
+    return None if color is None else ("white" if int(color) == 0 else "black")
+
+
+def describe_end(termination: str | None, winner: int | None) -> str:
+    """A sentence for the end of a game, e.g. 'Black wins by campmate' or 'Draw by agreement'."""
+    if termination is None:
+        return ""
+    how = REASONS.get(termination, termination)
+    if winner is None:
+        return f"Draw by {how}"
+    side = "White" if winner == 0 else "Black"
+    if termination == "resignation":
+        loser = "Black" if winner == 0 else "White"
+        return f"{loser} resigned — {side} wins"
+    return f"{side} wins by {how}"
+
+
+def outcome_fields(outcome: Outcome | None) -> tuple[str, str | None, int | None]:
+    """(result, termination, winner) of a rules outcome, for storing."""
+    if outcome is None:
+        return "*", None, None
+    winner = None if outcome.winner is None else int(outcome.winner)
+    return outcome.result(), outcome.termination.value, winner
+
+
+def variant_info(variant: Variant) -> dict[str, Any]:
+    """Static facts about a variant that the board page needs once: size, pieces, marked ranks."""
+    geo = variant.geometry
+    camp = variant.rules.campmate
+    return {
+        "slug": variant.slug,
+        "title": variant.title,
+        "rows": geo.rows,
+        "cols": geo.cols,
+        "files": FILE_LETTERS[: geo.cols],
+        "start_fen": variant.start_fen,
+        "pieces": [
+            {"letter": p.letter, "name": p.name, "royal": p.royal, "role": role_of(p.letter)}
+            for p in variant.pieces
+        ],
+        # 0-based ranks where a royal piece of that colour wins by campmate
+        "campmate": {"white": list(camp.ranks[0]), "black": list(camp.ranks[1])} if camp else None,
+        "royal_roles": sorted({role_of(p.letter) for p in variant.pieces if p.royal}),
+    }
+
+
+def role_of(letter: str) -> str:
+    """The chessgroundx role of a piece letter: 'L' -> 'l-piece', '+R' -> 'pr-piece' (promoted kinds)."""
+    return letter.lower().replace("+", "p") + "-piece"
+
+
+def position_view(board: Board) -> dict[str, Any]:
+    """The side to move's legal moves in the board component's terms, check marks and the outcome."""
+    geo = board.geometry
+    name = geo.square_name
+    dests: dict[str, list[str]] = {}
+    promotions: dict[str, list[str]] = {}
+    transforms: dict[str, str] = {}
+    legal: set[tuple[int, int]] = set()
+    outcome = board.outcome()
+    # (a comprehension, not list(): list() would ask len() first and generate the moves twice)
+    moves: list[Move] = [] if outcome is not None else [m for m in board.legal_moves]
+    for m in moves:
+        frm, to = name(m.from_square), name(m.to_square)
+        if m.from_square == m.to_square:
+            target = _transform_target(board, m.from_square)
+            if target:
+                transforms[frm] = target
+            continue
+        legal.add((m.from_square, m.to_square))
+        targets = dests.setdefault(frm, [])
+        if to not in targets:
+            targets.append(to)
+        if m.promotion:
+            promotions.setdefault(frm + to, []).append(m.promotion)
+    # A move without promotion beside promoting ones with the same squares: promotion is optional.
+    for m in moves:
+        key = name(m.from_square) + name(m.to_square)
+        if not m.promotion and key in promotions and "" not in promotions[key]:
+            promotions[key].append("")
+    result, termination, winner = outcome_fields(outcome)
+    return {
+        "fen": board.fen(),
+        "turn": color_name(board.turn),
+        "dests": dests,
+        "promotions": promotions,
+        "transforms": transforms,
+        "pulls": _pulls(board, legal),
+        "check": royal_squares(board) if outcome is None and board.is_check() else [],
+        "result": result,
+        "termination": termination,
+        "winner": color_name(winner),
+        "reason": describe_end(termination, winner),
+    }
+
+
+def royal_squares(board: Board) -> list[str]:
+    """Squares of the side to move's royal pieces (to mark check; with two royals both are marked)."""
+    out = []
+    for sq in range(board.geometry.size):
+        found = board.piece_at(sq)
+        if found and int(found[1]) == board.turn:
+            kind = board.variant.pieces[board.variant.kind_of(found[0])]
+            if kind.royal:
+                out.append(board.geometry.square_name(sq))
+    return out
+
+
+def _transform_target(board: Board, sq: int) -> str | None:
+    found = board.piece_at(sq)
+    if not found:
+        return None
+    return board.variant.pieces[board.variant.kind_of(found[0])].transforms_to
+
+
+def _pulls(board: Board, legal: set[tuple[int, int]]) -> list[dict[str, str]]:
+    """Legal pulls as (magnet, pulled piece's from, to), so a click on a magnet can show what it pulls.
+
+    A pull is written as the pulled piece's move; the magnet is found the way the move generator
+    finds pulls: along each of its pull rays, the first piece beyond the adjacent square.
+    """
+    comp = board.compiled
+    if not any(comp.pull_rays):
+        return []
+    name = board.geometry.square_name
+    occupied = board.occ[0] | board.occ[1]
+    out = []
+    for sq in range(board.geometry.size):
+        code = board.mailbox[sq]
+        if code < 0 or code & 1 != board.turn:
+            continue
+        rays = comp.pull_rays[code >> 1]
+        if not rays:
+            continue
+        for ray in rays[sq]:
+            for i, s in enumerate(ray):
+                if occupied >> s & 1:
+                    if i and (s, ray[0]) in legal:
+                        out.append({"magnet": name(sq), "from": name(s), "to": name(ray[0])})
+                    break
+    return out

@@ -1,0 +1,56 @@
+"""Every URL of the web app, in one table: pages, the JSON API, the websocket and static files."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket
+
+from hordes.web import api, pages
+
+HERE = Path(__file__).parent
+STATIC_DIR = HERE / "static"
+CHESSGROUNDX_DIR = HERE / "frontend" / "node_modules" / "chessgroundx"
+
+
+async def game_socket(ws: WebSocket) -> None:
+    await ws.app.state.live.serve(ws)
+
+
+def routes() -> list[BaseRoute]:
+    return [
+        # ----- pages -----------------------------------------------------------------------------
+        Route("/", pages.lobby, methods=["GET"]),
+        Route("/games", pages.lobby_create, methods=["POST"]),  # the lobby form
+        Route("/games", pages.games_page, methods=["GET"]),  # recent games
+        Route("/game/{game_id}", pages.game_page, methods=["GET"]),
+        Route("/analysis", pages.analysis_page, methods=["GET"]),
+        Route("/variants", pages.variants_page, methods=["GET"]),
+        Route("/variants/{slug}", pages.variant_page, methods=["GET"]),
+        Route("/pieces/{slug}", pages.pieces_css, methods=["GET"]),  # /pieces/orda.css
+        Route("/api/docs", pages.api_docs, methods=["GET"]),
+        Route("/openapi.json", pages.openapi_json, methods=["GET"]),
+        # ----- JSON API (described in openapi.py) ------------------------------------------------
+        Route("/api/variants", api.api_variants, methods=["GET"]),
+        Route("/api/games", api.api_list_games, methods=["GET"]),
+        Route("/api/games", api.api_create_game, methods=["POST"]),
+        Route("/api/games/{game_id}", api.api_get_game, methods=["GET"]),
+        Route("/api/games/{game_id}/moves", api.api_move, methods=["POST"]),
+        Route("/api/games/{game_id}/resign", api.api_resign, methods=["POST"]),
+        Route("/api/games/{game_id}/draw", api.api_draw, methods=["POST"]),
+        Route("/api/games/{game_id}/pgn", api.api_pgn, methods=["GET"]),
+        Route("/api/games/{game_id}/evaluations", api.api_evaluations, methods=["GET"]),
+        Route("/api/position", api.api_position, methods=["POST"]),
+        Route("/api/analysis", api.api_analysis, methods=["POST"]),
+        Route("/api/analysis/line", api.api_analysis_line, methods=["POST"]),
+        Route("/api/pgn/import", api.api_pgn_import, methods=["POST"]),
+        Route("/api/pgn/export", api.api_pgn_export, methods=["POST"]),
+        # ----- live games ------------------------------------------------------------------------
+        WebSocketRoute("/ws/game/{game_id}", game_socket),
+        # ----- files -----------------------------------------------------------------------------
+        Mount("/static", StaticFiles(directory=STATIC_DIR), name="static"),
+        # chessgroundx's ES modules and CSS, as npm installed them (no bundler)
+        Mount("/vendor/chessgroundx", StaticFiles(directory=CHESSGROUNDX_DIR, check_dir=False), name="cgx"),
+    ]

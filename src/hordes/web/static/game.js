@@ -1,0 +1,220 @@
+// The game page: a live game over its websocket.
+//
+// The server sends the whole game on connect ("game") and then each stored move ("move") or change
+// of status ("status"), numbered by ply; a gap in the numbering makes the page ask for the whole game
+// again ("sync"). A lost connection is retried with a growing pause, and the reconnect brings the
+// whole game, so nothing is missed.
+
+import { VariantBoard, flash, moveShape, renderMoves } from './board.js';
+import { drawGraph } from './evalgraph.js';
+
+const $ = (id) => document.getElementById(id);
+let game = JSON.parse($('game-state').textContent);
+let viewing = game.ply; // the ply shown on the board; game.ply is the latest
+let socket = null;
+let pending = false; // a move of ours is on its way
+let ref = 0;
+let retry = 500;
+let evaluations = null;
+
+const board = new VariantBoard($('board'), game.variant, {
+  orientation: game.seat || 'white',
+  onMove: sendMove,
+  chooser: $('chooser'),
+  hint: $('hint'),
+});
+
+function canMove() {
+  return game.status === 'playing' && !!game.seat && game.seat === game.turn && !pending && viewing === game.ply;
+}
+
+function positionAt(ply) {
+  if (ply === game.ply) return game;
+  const fen = ply === 0 ? game.start_fen : game.moves[ply - 1].fen;
+  return { fen, turn: fen.split(' ')[1] === 'b' ? 'black' : 'white', dests: {}, check: [] };
+}
+
+function lastMoveAt(ply) {
+  if (ply === 0) return [];
+  const uci = game.moves[ply - 1].uci;
+  const m = uci.match(/^([a-z]\d+)([a-z]\d+)/);
+  return m ? (m[1] === m[2] ? [m[1]] : [m[1], m[2]]) : [];
+}
+
+function show(ply) {
+  viewing = Math.max(0, Math.min(game.ply, ply));
+  board.set(positionAt(viewing), { movable: canMove(), lastMove: lastMoveAt(viewing) });
+  renderMoves($('moves'), game.moves, viewing, game.start_fen, show);
+  $('fen').value = positionAt(viewing).fen;
+  if (evaluations) {
+    drawGraph($('eval-graph'), evaluations, viewing, show);
+    // a finished game: the engine's best move in the position shown
+    const ev = evaluations.find((e) => e.ply === viewing);
+    board.setShapes(ev && game.status === 'over' ? moveShape(ev.best) : []);
+  }
+}
+
+function playerLabel(color) {
+  const p = game.players[color];
+  let name = p.kind === 'engine' ? `Engine · level ${p.level}` : 'Human';
+  if (p.kind === 'human') name = game.seat === color ? 'You' : game.seat ? 'Your friend' : 'Player';
+  const dot = `<span class="side-dot ${color}"></span>`;
+  const turn = game.status === 'playing' && game.turn === color ? ' <span class="to-move">to move</span>' : '';
+  return `${dot}<strong>${color === 'white' ? 'White' : 'Black'}</strong> · ${name}${turn}`;
+}
+
+function render() {
+  const bottom = board.cg.state.orientation;
+  const top = bottom === 'white' ? 'black' : 'white';
+  $('player-top').innerHTML = playerLabel(top);
+  $('player-bottom').innerHTML = playerLabel(bottom);
+  const status = $('status');
+  status.classList.toggle('over', game.status === 'over');
+  if (game.status === 'over') {
+    status.innerHTML = `<span class="result">${game.result}</span> ${game.reason}`;
+  } else if (game.engine_to_move) {
+    status.textContent = 'The engine is thinking…';
+  } else if (game.seat === game.turn) {
+    status.textContent = game.check.length ? 'Your move — you are in check.' : 'Your move.';
+  } else {
+    const side = game.turn === 'white' ? 'White' : 'Black';
+    status.textContent = `${side} to move${game.check.length ? ' (in check)' : ''}.` + (game.seat ? ' Waiting for your opponent…' : '');
+  }
+  // Draw offers and controls: players only, while the game goes on.
+  const playing = game.status === 'playing' && !!game.seat;
+  const engineGame = game.players.white.kind === 'engine' || game.players.black.kind === 'engine';
+  $('controls').hidden = !playing;
+  $('offer-draw').hidden = engineGame;
+  const offer = $('draw-offer');
+  const theirs = playing && game.draw_offer && game.draw_offer !== game.seat;
+  offer.hidden = !theirs;
+  $('draw-text').textContent = theirs ? 'Your opponent offers a draw.' : '';
+  $('offer-draw').disabled = game.draw_offer === game.seat;
+  $('offer-draw').textContent = game.draw_offer === game.seat ? 'Draw offered' : 'Offer draw';
+  const invite = $('invite');
+  if (invite) invite.hidden = game.status === 'over';
+  if (game.status === 'over' && !evaluations) loadEvaluations();
+}
+
+async function loadEvaluations() {
+  evaluations = [];
+  $('eval-card').hidden = false;
+  $('eval-graph').textContent = 'The engine is evaluating the game…';
+  try {
+    const res = await fetch(`/api/games/${game.id}/evaluations`);
+    const data = await res.json();
+    if (!res.ok) throw new Error(data.message);
+    evaluations = data.evaluations;
+    show(viewing);
+  } catch (e) {
+    $('eval-graph').textContent = `No evaluation: ${e.message}`;
+  }
+}
+
+// ----- the websocket ----------------------------------------------------------------------------
+function connect() {
+  const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
+  socket = new WebSocket(`${scheme}://${location.host}/ws/game/${game.id}`);
+  socket.addEventListener('open', () => {
+    retry = 500;
+    document.body.classList.remove('offline');
+  });
+  socket.addEventListener('message', (e) => receive(JSON.parse(e.data)));
+  socket.addEventListener('close', () => {
+    document.body.classList.add('offline');
+    pending = false;
+    setTimeout(connect, retry);
+    retry = Math.min(retry * 2, 10000);
+  });
+}
+
+function send(msg) {
+  if (!socket || socket.readyState !== WebSocket.OPEN) {
+    flash($('flash'), 'Not connected to the server; reconnecting…');
+    return false;
+  }
+  socket.send(JSON.stringify({ ...msg, ref: ++ref }));
+  return true;
+}
+
+function sendMove(uci) {
+  pending = true;
+  board.cg.set({ movable: { dests: new Map() } });
+  if (!send({ type: 'move', uci, ply: game.ply })) {
+    pending = false;
+    show(game.ply);
+  }
+}
+
+function receive(msg) {
+  if (msg.type === 'game') {
+    const seat = game.seat;
+    game = msg;
+    if (!seat && game.seat) board.setOrientation(game.seat);
+    pending = false;
+    render();
+    show(game.ply);
+  } else if (msg.type === 'move') {
+    if (msg.ply <= game.ply) return;
+    if (msg.ply !== game.ply + 1) {
+      send({ type: 'sync' });
+      return;
+    }
+    const atEnd = viewing === game.ply;
+    game.moves.push({ uci: msg.uci, san: msg.san, fen: msg.fen });
+    const { type, uci, san, id, ...rest } = msg;
+    Object.assign(game, rest);
+    pending = false;
+    render();
+    show(atEnd ? game.ply : viewing);
+  } else if (msg.type === 'status') {
+    const { type, id, ...rest } = msg;
+    Object.assign(game, rest);
+    render();
+    show(viewing === game.ply ? game.ply : viewing);
+  } else if (msg.type === 'error') {
+    pending = false;
+    flash($('flash'), msg.message);
+    show(game.ply);
+  }
+}
+
+// ----- controls ----------------------------------------------------------------------------------
+$('resign').addEventListener('click', () => {
+  if (confirm('Resign this game?')) send({ type: 'resign' });
+});
+$('offer-draw').addEventListener('click', () => send({ type: 'draw', action: 'offer' }));
+$('draw-accept').addEventListener('click', () => send({ type: 'draw', action: 'accept' }));
+$('draw-decline').addEventListener('click', () => send({ type: 'draw', action: 'decline' }));
+$('flip').addEventListener('click', () => {
+  board.flip();
+  render();
+});
+const copy = $('copy-invite');
+if (copy) {
+  copy.addEventListener('click', async () => {
+    $('invite-link').select();
+    try {
+      await navigator.clipboard.writeText($('invite-link').value);
+      copy.textContent = 'Copied';
+    } catch {
+      document.execCommand('copy');
+    }
+  });
+}
+document.querySelectorAll('[data-nav]').forEach((b) =>
+  b.addEventListener('click', () => {
+    const to = { first: 0, prev: viewing - 1, next: viewing + 1, last: game.ply }[b.dataset.nav];
+    show(to);
+  }),
+);
+document.addEventListener('keydown', (e) => {
+  if (e.target.tagName === 'INPUT' || e.target.tagName === 'TEXTAREA') return;
+  if (e.key === 'ArrowLeft') show(viewing - 1);
+  if (e.key === 'ArrowRight') show(viewing + 1);
+});
+
+render();
+show(game.ply);
+connect();
+window.hordesGame = { get state() { return game; }, board }; // for tests and the curious

@@ -1,0 +1,32 @@
+"""Shared helpers for the engine tests: seeded random positions from playouts of every variant."""
+
+from __future__ import annotations
+
+import random
+
+from hordes import Board, builtin_variants
+from hordes.core import movegen
+
+VARIANTS = [v.slug for v in builtin_variants()]
+
+
+def random_positions(
+    variant: str, count: int, seed: int, max_plies: int = 120, keep: float = 0.12
+) -> list[Board]:
+    """`count` positions (with their move history) met in seeded random games, each kept with
+    probability `keep` per ply, plus every game's last position (which may be a finished game).
+    Several positions per game keep the cost of the playouts down in the slower variants."""
+    rng = random.Random(seed)
+    out: list[Board] = []
+    while len(out) < count:
+        board = Board(variant)
+        for _ in range(max_plies):
+            moves = movegen.generate_legal(board)
+            # outcome() generates the moves again: ask it only where a rule other than "no moves" can apply
+            if not moves or (board.halfmove >= 4 and board.outcome() is not None):
+                break
+            if rng.random() < keep:
+                out.append(board.copy())
+            board.push_int(rng.choice(moves))
+        out.append(board)
+    return out[:count]

@@ -1,0 +1,115 @@
+"""The UCI client: against Debian's Fairy-Stockfish, and against engines that misbehave."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+from hordes import Board, IllegalMoveError
+from hordes.engine.client import FAIRY_STOCKFISH, HORDES_COMMAND, EngineError, EngineTimeout, UciClient
+
+DEBIAN_INI = Path(__file__).resolve().parents[3] / "shared" / "oracle" / "orda-debian.ini"
+FAKE = [sys.executable, str(Path(__file__).parent / "data" / "fake_engine.py")]
+
+needs_fsf = pytest.mark.skipif(
+    not os.access(FAIRY_STOCKFISH, os.X_OK),
+    reason=f"Debian fairy-stockfish not installed at {FAIRY_STOCKFISH} (`make` installs it: apt-get install fairy-stockfish)",
+)
+needs_ini = pytest.mark.skipif(
+    not DEBIAN_INI.is_file(), reason=f"{DEBIAN_INI} (Fairy-Stockfish's Orda for Debian) is missing"
+)
+
+
+@needs_fsf
+@needs_ini
+def test_fairy_stockfish_plays_orda_and_every_move_is_checked() -> None:
+    with UciClient([FAIRY_STOCKFISH], options={"VariantPath": str(DEBIAN_INI)}, timeout=10) as fsf:
+        assert fsf.id_name.startswith("Fairy-Stockfish")
+        fsf.set_variant("orda")
+        fsf.new_game()
+        board = Board("orda")
+        for _ in range(8):
+            move = fsf.play(board, movetime=0.02)
+            board.push(move)
+        assert len(board.move_stack) == 8
+        assert fsf.perft(Board("orda"), 3) == 12462
+
+
+@needs_fsf
+@needs_ini
+def test_fairy_stockfish_analyses_a_campmate() -> None:
+    with UciClient([FAIRY_STOCKFISH], options={"VariantPath": str(DEBIAN_INI)}, timeout=10) as fsf:
+        fsf.set_variant("orda")
+        board = Board("orda", "8/8/K7/8/8/8/4k3/8 b - - 0 1")  # the Khan steps onto rank 1 and wins
+        info = fsf.analyse(board, depth=4)
+        assert info.score_mate == 1
+        board.push(board.parse_uci(info.pv[0]))
+        assert board.campmate_winner() == 1
+
+
+@needs_fsf
+def test_fairy_stockfish_chess_mate_in_one() -> None:
+    with UciClient([FAIRY_STOCKFISH], timeout=10) as fsf:
+        fsf.set_variant("chess")
+        board = Board("chess", "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1")
+        assert fsf.play(board, depth=5) == board.parse_uci("d1d8")
+
+
+def test_hordes_as_a_uci_engine_through_the_client() -> None:
+    with UciClient(HORDES_COMMAND, timeout=20) as engine:
+        engine.set_variant("hordes")
+        board = Board("hordes")
+        for _ in range(2):
+            board.push(engine.play(board, nodes=300))
+
+
+def test_illegal_move_names_the_engine_and_the_position() -> None:
+    with UciClient([*FAKE, "illegal"], name="fake", timeout=10) as engine:
+        board = Board("chess")
+        with pytest.raises(IllegalMoveError) as err:
+            engine.play(board, movetime=0.01)
+        assert "fake" in str(err.value) and board.fen() in str(err.value) and "e2e5" in str(err.value)
+        with pytest.raises(IllegalMoveError):
+            engine.analyse(board, depth=1)  # the PV is checked too
+
+
+def test_no_move_in_a_live_position_is_an_error() -> None:
+    with UciClient([*FAKE, "none"], timeout=10) as engine, pytest.raises(IllegalMoveError):
+        engine.play(Board("chess"), movetime=0.01)
+
+
+def test_noise_before_bestmove_is_tolerated() -> None:
+    with UciClient([*FAKE, "garbage"], timeout=10) as engine:
+        assert engine.play(Board("chess"), movetime=0.01).uci() == "e2e4"
+
+
+def test_crash_and_silence_are_reported_not_hung() -> None:
+    with (
+        UciClient([*FAKE, "crash"], name="crasher", timeout=10) as engine,
+        pytest.raises(EngineError, match="crasher"),
+    ):
+        engine.play(Board("chess"), movetime=0.01)
+    with UciClient([*FAKE, "silent"], timeout=10) as engine:
+        with pytest.raises(EngineTimeout):
+            engine.go(Board("chess"), movetime=0.01, timeout=0.5)
+        assert engine.proc.poll() is not None  # killed after the timeout
+
+
+def test_unknown_variant_and_missing_program() -> None:
+    with UciClient([*FAKE, "illegal"], timeout=10) as engine, pytest.raises(EngineError, match="khans"):
+        engine.set_variant("khans")
+    with pytest.raises(EngineError, match="cannot start"):
+        UciClient(["/nonexistent/engine"])
+
+
+def test_history_is_sent_so_repetitions_count() -> None:
+    from hordes.engine.client import _history
+
+    board = Board("chess")
+    for text in ("g1f3", "g8f6", "f3g1"):
+        board.push_uci(text)
+    root, moves = _history(board)
+    assert root == Board("chess").fen() and moves == ["g1f3", "g8f6", "f3g1"]

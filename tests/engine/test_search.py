@@ -1,0 +1,143 @@
+"""The search: legal moves only, the game's end judged as Board.outcome() judges it, limits obeyed."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+
+from hordes import Board, Move
+from hordes.core import movegen
+from hordes.engine.limits import MATE, MATE_BOUND, Limits
+from hordes.engine.search import Searcher, best_move, search
+from tests.engine.conftest import VARIANTS, random_positions
+
+POSITIONS_PER_VARIANT = 200
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_never_an_illegal_move(variant: str) -> None:
+    searcher = Searcher(hash_mb=4)
+    for i, board in enumerate(random_positions(variant, POSITIONS_PER_VARIANT, seed=5 + len(variant))):
+        infos = list(searcher.search(board, Limits(depth=2, nodes=150)))
+        assert infos, f"no report for {board.fen()}"
+        last = infos[-1]
+        if board.outcome() is not None:
+            assert last.pv == (), f"a move in a finished game: {board.fen()}"
+            continue
+        legal = set(board.legal_moves)
+        assert last.best_move in legal, f"position {i}: illegal {last.best_move} in {board.fen()}"
+        # The whole principal variation is a legal line.
+        b = board.copy()
+        for move in last.pv:
+            assert move in b.legal_moves, f"illegal PV move {move} in {b.fen()} (from {board.fen()})"
+            b.push(move)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_search_does_not_change_the_board(variant: str) -> None:
+    board = random_positions(variant, 1, seed=3, max_plies=20)[0]
+    fen, stack = board.fen(), board.move_stack
+    list(search(board, Limits(depth=2)))
+    assert board.fen() == fen and board.move_stack == stack
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_game_over_scores_agree_with_outcome(variant: str) -> None:
+    """Positions one move from the end: a move that ends the game scores as Board.outcome() says."""
+    checked = 0
+    for board in random_positions(variant, 80, seed=11, max_plies=300, keep=0.04):
+        if board.outcome() is not None:
+            continue
+        for m in movegen.generate_legal(board):
+            board.push_int(m)
+            out = board.outcome()
+            board.pop_int()
+            if out is None:
+                continue
+            checked += 1
+            info = list(search(board, Limits(depth=1, searchmoves=[board.int_to_move(m)])))[-1]
+            if out.winner is None:
+                assert abs(info.score) < MATE_BOUND, (board.fen(), board.int_to_move(m), out, info)
+            elif int(out.winner) == board.turn:
+                assert info.score == MATE - 1, (board.fen(), board.int_to_move(m), out, info)
+            else:
+                assert info.score == 1 - MATE, (board.fen(), board.int_to_move(m), out, info)
+    assert checked > 0
+
+
+def test_finished_game_reports_no_move() -> None:
+    board = Board("chess", "7k/6Q1/6K1/8/8/8/8/8 b - - 0 1")  # checkmated
+    infos = list(search(board, Limits(depth=3)))
+    assert len(infos) == 1 and infos[0].pv == () and infos[0].score == -MATE
+    assert best_move(board, Limits(depth=2)) is None
+
+
+def test_repetition_loss_is_avoided_and_sought() -> None:
+    """Hordes of Change: completing a threefold repetition loses; the search must know it."""
+    board = Board("hordes")
+    shuffle = ["a3b4", "h6g5", "b4a3", "g5h6"] * 2  # after these, the start position has occurred 3 times
+    for text in shuffle[:-1]:
+        board.push_uci(text)
+    # Black to move: g5h6 would complete the third occurrence and lose at once.
+    losing = board.parse_uci("g5h6")
+    board.push(losing)
+    assert board.outcome() is not None and board.outcome().winner == 0  # type: ignore[union-attr]
+    board.pop()
+    info = list(search(board, Limits(depth=2)))[-1]
+    assert info.best_move != losing
+    assert info.score > -MATE_BOUND
+    # White, one move earlier, does not walk into a loss either: it may repeat (Black would lose).
+    board.pop()
+    info = list(search(board, Limits(depth=3)))[-1]
+    assert info.score > -MATE_BOUND
+
+
+def test_node_limit_and_stop_signal() -> None:
+    board = Board("orda")
+    info = list(search(board, Limits(nodes=2000)))[-1]
+    assert info.nodes <= 2000 + 200 and info.best_move is not None
+    stop = threading.Event()
+    threading.Timer(0.3, stop.set).start()
+    start = time.perf_counter()
+    info = list(search(board, Limits(infinite=True, stop=stop)))[-1]
+    assert time.perf_counter() - start < 2.0
+    assert info.best_move in set(board.legal_moves)
+    start = time.perf_counter()
+    info = list(search(board, Limits(stop=lambda: time.perf_counter() - start > 0.2)))[-1]
+    assert time.perf_counter() - start < 1.5
+
+
+def test_movetime_and_clock_are_respected() -> None:
+    board = Board("chess")
+    start = time.perf_counter()
+    list(search(board, Limits(movetime=0.3)))
+    assert time.perf_counter() - start < 0.3 + 0.25
+    start = time.perf_counter()
+    list(search(board, Limits(wtime=1.0, btime=1.0, winc=0.0, binc=0.0)))
+    assert time.perf_counter() - start < 0.6  # at most half the clock, normally a thirtieth
+
+
+def test_only_one_legal_move_is_played_quickly() -> None:
+    board = Board("chess", "7k/8/8/8/8/8/6q1/7K w - - 0 1")  # Kxg2 is the only legal move
+    moves = list(board.legal_moves)
+    assert len(moves) == 1
+    info = list(search(board, Limits(wtime=60.0, btime=60.0)))[-1]
+    assert info.best_move == moves[0]
+    assert info.time < 1.0
+
+
+def test_searchmoves_restricts_the_root() -> None:
+    board = Board("chess")
+    only = Move.from_uci("a2a3")
+    info = list(search(board, Limits(depth=2, searchmoves=[only])))[-1]
+    assert info.best_move == only
+
+
+def test_tt_survives_between_moves_and_is_bounded() -> None:
+    searcher = Searcher(hash_mb=1)
+    board = Board("chess")
+    for _ in range(3):
+        list(searcher.search(board, Limits(nodes=20000)))
+    assert len(searcher.tt) <= searcher.tt.capacity

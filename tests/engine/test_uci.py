@@ -1,0 +1,176 @@
+"""`hordes uci` driven through a pipe, as cutechess and fairyfishnet drive it."""
+
+from __future__ import annotations
+
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from hordes import Board
+from hordes.engine.client import HORDES_COMMAND, EngineError, UciClient
+
+TIMEOUT = 20.0
+
+
+@pytest.fixture
+def engine() -> Iterator[UciClient]:
+    client = UciClient(HORDES_COMMAND, name="hordes", timeout=TIMEOUT)
+    yield client
+    client.kill()
+
+
+def _collect(client: UciClient, until: str, timeout: float = TIMEOUT) -> list[str]:
+    return client._until(until, timeout)
+
+
+def test_handshake_lists_every_variant_and_options(engine: UciClient) -> None:
+    assert engine.id_name.startswith("hordes")
+    assert {"chess", "orda", "khans", "hordes"} <= engine.variants
+    assert {"uci_variant", "variantpath", "skill level", "hash"} <= engine.option_names
+
+
+def test_cutechess_sequence(engine: UciClient) -> None:
+    engine.send("setoption name UCI_Variant value orda")
+    engine.is_ready()
+    engine.send("ucinewgame")
+    engine.is_ready()
+    engine.send("position startpos moves e2e4 e6e5 g1f3")
+    engine.send("go wtime 3000 btime 3000 winc 100 binc 100")
+    lines = _collect(engine, "bestmove")
+    assert any(line.startswith("info depth") and " score " in line and " pv " in line for line in lines)
+    board = Board("orda")
+    for text in ("e2e4", "e6e5", "g1f3"):
+        board.push_uci(text)
+    board.parse_uci(lines[-1].split()[1])  # legal, or this raises
+
+
+def test_fairyfishnet_sequence(engine: UciClient) -> None:
+    for line in (
+        "setoption name threads value 1",
+        "setoption name hash value 32",
+        "setoption name UCI_Chess960 value false",
+        "setoption name UCI_Variant value khans",
+        "setoption name Skill Level value 20",
+        "setoption name UCI_AnalyseMode value false",
+        "ucinewgame",
+    ):
+        engine.send(line)
+    engine.is_ready()
+    fen = Board("khans").fen()
+    engine.send(f"position fen {fen} moves ")
+    engine.send("go movetime 300 depth 3 wtime 10000 btime 10000 winc 0 binc 0")
+    lines = _collect(engine, "bestmove")
+    Board("khans").parse_uci(lines[-1].split()[1])
+    engine.send("d")
+    engine.send("isready")
+    lines = _collect(engine, "readyok")
+    assert f"Fen: {fen}" in lines
+
+
+def test_malformed_input_is_answered_and_survived(engine: UciClient) -> None:
+    bad = [
+        "hello world",
+        "position",
+        "position fen not/a/fen w - - 0 1",
+        "position startpos moves e2e4 e2e4",
+        "position banana",
+        "setoption",
+        "setoption name NoSuchOption value 3",
+        "setoption name Hash value lots",
+        "setoption name UCI_Variant value nosuchgame",
+        "setoption name Skill Level value 99",
+        "go depth",
+        "go nodes many",
+        "go frobnicate 3 depth 1",
+    ]
+    for line in bad:
+        engine.send(line)
+        engine.send("isready")
+        lines = _collect(engine, "readyok")
+        if not line.startswith("go"):
+            assert any(x.startswith("info string") for x in lines), f"no complaint about {line!r}: {lines}"
+    # After all that, the engine still plays a legal move from the last good position.
+    engine.send("position startpos moves e2e4")
+    engine.send("go depth 2")
+    lines = _collect(engine, "bestmove")
+    board = Board("chess")
+    board.push_uci("e2e4")
+    board.parse_uci(lines[-1].split()[1])
+
+
+def test_illegal_move_keeps_the_moves_before_it(engine: UciClient) -> None:
+    engine.send("position startpos moves e2e4 e7e5 e1e3 g1f3")
+    engine.send("d")
+    engine.send("isready")
+    lines = _collect(engine, "readyok")
+    assert any("e1e3" in line and line.startswith("info string") for line in lines)
+    assert "Fen: rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2" in lines
+
+
+def test_stop_during_go_infinite(engine: UciClient) -> None:
+    engine.send("position startpos")
+    engine.send("go infinite")
+    time.sleep(0.5)
+    engine.send("isready")  # answered while the search runs
+    lines = _collect(engine, "readyok", 5.0)
+    assert not any(line.startswith("bestmove") for line in lines)  # infinite: no move before stop
+    start = time.monotonic()
+    engine.send("stop")
+    lines = _collect(engine, "bestmove", 5.0)
+    assert time.monotonic() - start < 2.0
+    Board("chess").parse_uci(lines[-1].split()[1])
+
+
+def test_game_over_position_answers_none(engine: UciClient) -> None:
+    engine.send("position fen 7k/6Q1/6K1/8/8/8/8/8 b - - 0 1")
+    engine.send("go depth 3")
+    lines = _collect(engine, "bestmove")
+    assert lines[-1] == "bestmove (none)"
+
+
+def test_variant_path_loads_a_document(engine: UciClient, tmp_path: Path) -> None:
+    doc = tmp_path / "pawnless.md"
+    doc.write_text(
+        "---\ntitle: Pawnless Test\nslug: pawnlesstest\nparent: chess\n"
+        'engine:\n  setup: "rnbqkbnr/8/8/8/8/8/8/RNBQKBNR w KQkq - 0 1"\n---\n\nA test game.\n'
+    )
+    engine.send(f"setoption name VariantPath value {doc}")
+    engine.send("setoption name UCI_Variant value pawnlesstest")
+    engine.send("position startpos")
+    engine.send("go depth 1")
+    lines = _collect(engine, "bestmove")
+    assert any("var pawnlesstest" in line for line in lines)  # the combo is announced again
+    assert any("startpos rnbqkbnr/8/8/8/8/8/8/RNBQKBNR" in line for line in lines)
+
+
+def test_go_perft(engine: UciClient) -> None:
+    engine.send("setoption name UCI_Variant value orda")
+    assert engine.perft(Board("orda"), 2) == 560
+
+
+def test_quit_ends_the_process() -> None:
+    proc = subprocess.run(
+        HORDES_COMMAND, input="uci\nisready\nquit\n", capture_output=True, text=True, timeout=TIMEOUT
+    )
+    assert proc.returncode == 0
+    assert "uciok" in proc.stdout and "readyok" in proc.stdout
+
+
+def test_end_of_input_ends_the_process_after_the_search() -> None:
+    proc = subprocess.run(
+        HORDES_COMMAND,
+        input="position startpos\ngo depth 2\n",
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+    )
+    assert proc.returncode == 0
+    assert "bestmove" in proc.stdout
+
+
+def test_client_reports_a_dead_engine() -> None:
+    with pytest.raises(EngineError):
+        UciClient(["/bin/false"], timeout=5)

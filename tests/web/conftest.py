@@ -1,0 +1,50 @@
+"""Fixtures for the web app: an app on a temporary SQLite file, a TestClient, and helpers."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+
+from hordes.web.app import create_app
+
+# Short games from crafted positions: (variant, FEN, winning move, result, termination).
+WINS = {
+    "chess": ("rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 2", "d8h4", "0-1", "checkmate"),
+    "orda": ("7k/4K3/8/8/8/8/8/8 w - - 0 1", "e7e8", "1-0", "campmate"),
+    "khans": ("8/8/8/8/8/8/3k4/7K b - - 0 1", "d2d1", "0-1", "campmate"),
+    "hordes": ("7k/R7/8/8/8/8/8/1R2K3 w - - 0 1", "b1b8", "1-0", "checkmate"),
+}
+
+
+@pytest.fixture
+def app(tmp_path: Path) -> Any:
+    return create_app(data_dir=tmp_path, engine_workers=1, engine_movetime=0.3)
+
+
+@pytest.fixture
+def client(app: Any) -> Iterator[TestClient]:
+    with TestClient(app) as c:
+        yield c
+
+
+def create(client: TestClient, **body: Any) -> dict[str, Any]:
+    """Create a game through the API and forget the seat cookie it sets, so that each request of a
+    test says explicitly which token (if any) it sends."""
+    r = client.post("/api/games", json=body)
+    assert r.status_code == 201, r.text
+    client.cookies.clear()
+    data: dict[str, Any] = r.json()
+    return data
+
+
+def friend_game(client: TestClient, variant: str = "chess", fen: str | None = None) -> tuple[str, str, str]:
+    """(game id, white token, black token) of a game between two people."""
+    body: dict[str, Any] = {"variant": variant, "opponent": "friend", "color": "white"}
+    if fen:
+        body["fen"] = fen
+    g = create(client, **body)
+    return g["id"], g["token"], g["invite_token"]

@@ -1,0 +1,237 @@
+"""The web app in a real browser: Debian's Chromium driven by Playwright (never a downloaded browser).
+
+One server (a `hordes serve` subprocess) and one browser serve the whole module. Screenshots go to a
+temporary directory, or to $HORDES_SCREENSHOTS (e.g. docs/images) to refresh the documentation's.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from hordes.web.routes import CHESSGROUNDX_DIR
+from tests.web.live_server import server
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+VIEWPORT = {"width": 1280, "height": 820}
+
+if not shutil.which(CHROMIUM):
+    pytest.skip("Debian's chromium is not installed (make test installs it)", allow_module_level=True)
+if not (CHESSGROUNDX_DIR / "chessground.js").exists():
+    pytest.skip("chessgroundx is not installed (make test runs npm ci)", allow_module_level=True)
+sync_api = pytest.importorskip("playwright.sync_api")
+
+
+@pytest.fixture(scope="module")
+def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with server(tmp_path_factory.mktemp("web-data")) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    context = browser.new_context(viewport=VIEWPORT)
+    pg = context.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    yield pg
+    context.close()
+    assert not errors, errors
+
+
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    target = os.environ.get("HORDES_SCREENSHOTS")
+    path = Path(target) if target else tmp_path_factory.mktemp("screenshots")
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def square_center(page: Any, square: str) -> tuple[float, float]:
+    """The centre of a square on the page's board, whichever way the board is turned."""
+    box = page.locator("#board").bounding_box()
+    geo = page.evaluate(
+        "() => { const b = (window.hordesGame || window.hordesAnalysis).board;"
+        " return {o: b.cg.state.orientation, cols: b.variant.cols, rows: b.variant.rows}; }"
+    )
+    file, rank = ord(square[0]) - 97, int(square[1:]) - 1
+    size = box["width"] / geo["cols"]
+    col = file if geo["o"] == "white" else geo["cols"] - 1 - file
+    row = geo["rows"] - 1 - rank if geo["o"] == "white" else rank
+    return box["x"] + (col + 0.5) * size, box["y"] + (row + 0.5) * size
+
+
+def click(page: Any, square: str) -> None:
+    page.mouse.click(*square_center(page, square))
+    page.wait_for_timeout(60)
+
+
+def drag(page: Any, frm: str, to: str) -> None:
+    page.mouse.move(*square_center(page, frm))
+    page.mouse.down()
+    page.mouse.move(*square_center(page, to), steps=8)
+    page.mouse.up()
+
+
+def wait_ply(page: Any, ply: int, timeout: float = 20_000) -> dict[str, Any]:
+    page.wait_for_function(f"window.hordesGame && window.hordesGame.state.ply >= {ply}", timeout=timeout)
+    state: dict[str, Any] = page.evaluate("window.hordesGame.state")
+    return state
+
+
+def start_game(
+    page: Any, base: str, variant: str, opponent: str, fen: str = "", color: str = "white"
+) -> None:
+    page.goto(base + "/")
+    page.click(f"label.variant-choice:has(input[value={variant}])")  # the card is the radio button
+    page.check(f"input[name=color][value={color}]")
+    page.check(f"input[name=opponent][value={opponent}]")
+    page.select_option("select[name=level]", "1")
+    if fen:
+        page.click("details summary")
+        page.fill("input[name=fen]", fen)
+    page.click("button.primary")
+    page.wait_for_url("**/game/*")
+    page.wait_for_function("window.hordesGame && window.hordesGame.board.movable")
+
+
+def api_move(base: str, game_id: str, token: str, uci: str) -> None:
+    req = urllib.request.Request(
+        f"{base}/api/games/{game_id}/moves",
+        data=json.dumps({"uci": uci, "token": token}).encode(),
+        headers={"Content-Type": "application/json"},
+    )
+    urllib.request.urlopen(req, timeout=10).read()
+
+
+def test_lobby_and_an_orda_game_against_the_engine(page: Any, base: str, shots: Path) -> None:
+    page.goto(base + "/")
+    page.click("label.variant-choice:has(input[value=orda])")
+    assert page.is_checked("input[name=variant][value=orda]")
+    page.screenshot(path=str(shots / "lobby.png"), full_page=True)
+    start_game(page, base, "orda", "engine")
+    click(page, "e2")
+    click(page, "e4")
+    state = wait_ply(page, 2)
+    assert state["moves"][0]["san"] == "e4" and state["turn"] == "white"
+    drag(page, "d2", "d4")  # dragging works as well as clicking
+    state = wait_ply(page, 4)
+    assert state["moves"][2]["uci"] == "d2d4"
+    assert page.locator("#moves .move").count() == 4
+    assert "Your move" in page.locator("#status").inner_text()
+    page.wait_for_timeout(400)  # let the last move's animation finish
+    page.screenshot(path=str(shots / "orda-game.png"))
+
+
+def test_orda_promotion_to_a_kheshig(page: Any, base: str) -> None:
+    start_game(page, base, "orda", "engine", fen="4k3/P7/8/8/8/8/8/4K3 w - - 0 1")
+    click(page, "a7")
+    click(page, "a8")
+    chooser = page.locator("#chooser .choice")
+    chooser.first.wait_for()
+    assert sorted(chooser.evaluate_all("els => els.map(e => e.dataset.letter)")) == ["H", "Q"]
+    page.locator("#chooser .choice[data-letter=H]").click()
+    state = wait_ply(page, 2)  # our promotion and the engine's answer
+    assert state["moves"][0]["san"].startswith("a8=H")
+    assert page.locator("cg-board piece.h-piece.white").count() == 1
+
+
+def test_hordes_transform_and_pull(page: Any, base: str, shots: Path) -> None:
+    start_game(page, base, "hordes", "friend")
+    game_id = page.evaluate("window.hordesGame.state.id")
+    invite = page.locator("#invite-link").input_value()
+    black = invite.split("token=")[1]
+    # change the Rook on e3 into a Rook Magnet: click it, click it again, confirm in the chooser
+    click(page, "e3")
+    click(page, "e3")
+    page.locator("#chooser .choice[data-letter='+R']").click()
+    state = wait_ply(page, 1)
+    assert state["moves"][0]["uci"] == "e3e3"
+    assert page.locator("cg-board piece.pr-piece.white").count() == 1
+    api_move(base, game_id, black, "a8a8")  # Black changes a Bishop into a magnet, far away
+    wait_ply(page, 2)
+    # select the magnet: the black Rook on e6 is circled; clicking it pulls it to e4
+    click(page, "e3")
+    assert "pull" in page.locator("#hint").inner_text()
+    page.wait_for_timeout(300)
+    page.screenshot(path=str(shots / "hordes-game.png"))
+    click(page, "e6")
+    state = wait_ply(page, 3)
+    assert state["moves"][2]["uci"] == "e6e4"
+    assert state["fen"].split()[0].split("/")[4] == "4r3"  # rank 4: the pulled black Rook
+
+
+def test_hordes_drag_an_enemy_piece_to_its_pull_square(page: Any, base: str) -> None:
+    start_game(page, base, "hordes", "friend", fen="7k/R7/8/8/4b3/8/8/K3+R3 w - - 0 1")
+    drag(page, "e4", "e2")
+    state = wait_ply(page, 1)
+    assert state["moves"][0]["uci"] == "e4e2"
+
+
+def test_a_second_browser_sees_the_first_ones_moves(browser: Any, base: str) -> None:
+    first = browser.new_context(viewport=VIEWPORT)
+    second = browser.new_context(viewport=VIEWPORT)
+    try:
+        a = first.new_page()
+        start_game(a, base, "khans", "friend")
+        invite = a.locator("#invite-link").input_value()
+        b = second.new_page()
+        b.goto(invite)
+        b.wait_for_function("window.hordesGame && window.hordesGame.state.seat === 'black'")
+        click(a, "e2")
+        click(a, "e4")
+        assert wait_ply(b, 1)["moves"][0]["san"] == "e4"
+        b.wait_for_function("window.hordesGame.board.movable")
+        click(b, "e7")  # a Scout leaps forward (orientation: Black at the bottom)
+        click(b, "g6")
+        assert wait_ply(a, 2)["moves"][1]["uci"] == "e7g6"
+        # a spectator in a third context sees the game but cannot move
+        watcher = browser.new_context(viewport=VIEWPORT)
+        w = watcher.new_page()
+        w.goto(base + "/game/" + a.evaluate("window.hordesGame.state.id"))
+        assert wait_ply(w, 2)["seat"] is None
+        assert w.evaluate("window.hordesGame.board.movable") is False
+        watcher.close()
+    finally:
+        first.close()
+        second.close()
+
+
+def test_analysis_board(page: Any, base: str, shots: Path) -> None:
+    page.goto(base + "/analysis?variant=orda")
+    page.wait_for_function("window.hordesAnalysis && window.hordesAnalysis.board.view")
+    click(page, "e2")
+    click(page, "e4")
+    page.wait_for_function("window.hordesAnalysis.line.moves.length === 1")
+    page.wait_for_function("!['…', 'off', ''].includes(document.getElementById('engine-score').textContent)")
+    assert page.locator(".cg-shapes g path, .cg-shapes g line").count() >= 1  # the best move's arrow
+    page.click("#graph-run")
+    page.wait_for_selector("#eval-graph svg")
+    page.click("#pgn-export")
+    page.wait_for_function("document.getElementById('pgn').value.includes('1. e4')")
+    page.screenshot(path=str(shots / "analysis.png"))

@@ -158,7 +158,9 @@ def test_orda_promotion_to_a_kheshig(page: Any, base: str) -> None:
     page.locator("#chooser .choice[data-letter=H]").click()
     state = wait_ply(page, 2)  # our promotion and the engine's answer
     assert state["moves"][0]["san"].startswith("a8=H")
-    assert page.locator("cg-board piece.h-piece.white").count() == 1
+    kheshig = page.locator("cg-board piece.h-piece.white")
+    kheshig.first.wait_for(timeout=10_000)  # the board redraws after the engine's answer animates
+    assert kheshig.count() == 1
 
 
 def test_hordes_transform_and_pull(page: Any, base: str, shots: Path) -> None:

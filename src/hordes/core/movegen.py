@@ -375,7 +375,8 @@ def _castling_moves(board: Board, moves: list[int], ksq: int, us: int, occupied:
             moves.append(ksq | k_to << TO_SHIFT | FLAG_CASTLE << FLAG_SHIFT)
 
 
-def _ep_moves(board: Board, moves: list[int], us: int, occupied: int) -> None:
+def _ep_moves(board: Board, moves: list[int], us: int, occupied: int, *, tested: bool = True) -> None:
+    """En passant captures; made and tested unless the caller tests every move itself."""
     comp = board.compiled
     ep = board.ep_square
     kinds = board.kind_bb
@@ -389,7 +390,7 @@ def _ep_moves(board: Board, moves: list[int], us: int, occupied: int) -> None:
             sq = low.bit_length() - 1
             if g.capture.attacks(sq, occupied) >> ep & 1:
                 m = sq | ep << TO_SHIFT | FLAG_EP << FLAG_SHIFT
-                if board.is_safe_after(m):
+                if not tested or board.is_safe_after(m):
                     moves.append(m)
 
 
@@ -435,15 +436,7 @@ def generate_pseudo(board: Board) -> list[int]:
     if board.castling and royals and not royals & (royals - 1) and not in_check(board, us):
         _castling_moves(board, moves, royals.bit_length() - 1, us, occupied)
     if board.ep_square >= 0:
-        for k in comp.pawn_kinds:
-            g = comp.gens[us][k]
-            bb = kinds[k] & own
-            while bb:
-                low = bb & -bb
-                bb ^= low
-                sq = low.bit_length() - 1
-                if g.capture.attacks(sq, occupied) >> board.ep_square & 1:
-                    moves.append(sq | board.ep_square << TO_SHIFT | FLAG_EP << FLAG_SHIFT)
+        _ep_moves(board, moves, us, occupied, tested=False)
     return moves
 
 

@@ -58,6 +58,7 @@ class UciEngine:
         self.rng = random.Random(seed)
         self._thread: threading.Thread | None = None
         self._stop = threading.Event()
+        self._answered = threading.Event()  # set by the search thread just before it sends bestmove
 
     # ----- output ------------------------------------------------------------------------------
     def send(self, line: str) -> None:
@@ -140,7 +141,7 @@ class UciEngine:
         if setter is None:
             self.info(f"no such option: {name!r}")
             return
-        if self._thread is not None and self._thread.is_alive():
+        if self._searching():
             self.info(f"option {name!r} ignored while searching")
             return
         setter(self, value)
@@ -225,7 +226,7 @@ class UciEngine:
                 break
 
     def _go(self, args: list[str]) -> None:
-        if self._thread is not None and self._thread.is_alive():
+        if self._searching():
             self.info("go ignored: already searching (send stop first)")
             return
         if args and args[0] == "perft":
@@ -233,6 +234,7 @@ class UciEngine:
             return
         limits = self._limits(args)
         self._stop = threading.Event()
+        self._answered = threading.Event()
         limits.stop = self._stop
         board = self.board.copy()
         self._thread = threading.Thread(target=self._think, args=(board, limits), daemon=True)
@@ -289,12 +291,25 @@ class UciEngine:
             move = legal[0] if legal else None
         if limits.infinite:
             self._stop.wait()  # UCI: never answer an infinite search before `stop`
+        self._answered.set()  # from here on the GUI may send the next command: do not count as searching
         if move is None:
             self.send("bestmove (none)")
             return
         ponder = last.pv[1] if last is not None and len(last.pv) > 1 and last.pv[0] == move else None
         text = f"bestmove {board.uci(move)}" + (f" ponder {board.uci(ponder)}" if ponder else "")
         self.send(text)
+
+    def _searching(self) -> bool:
+        """Is a search running? A thread that has answered (or is about to) is finished: it is joined,
+        so a `go` sent right after `bestmove` is never mistaken for one sent during the search."""
+        thread = self._thread
+        if thread is None:
+            return False
+        if self._answered.is_set() or not thread.is_alive():
+            thread.join()
+            self._thread = None
+            return False
+        return True
 
     def _stop_cmd(self, args: list[str]) -> None:
         self._halt()

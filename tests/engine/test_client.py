@@ -58,8 +58,9 @@ def test_fairy_stockfish_chess_mate_in_one() -> None:
         assert fsf.play(board, depth=5) == board.parse_uci("d1d8")
 
 
-def test_hordes_as_a_uci_engine_through_the_client() -> None:
-    with UciClient(HORDES_COMMAND, timeout=20) as engine:
+def test_hordes_as_a_uci_engine_through_the_client(tmp_path: Path) -> None:
+    log = (tmp_path / "engine-stderr.txt").open("w")
+    with UciClient(HORDES_COMMAND, timeout=20, stderr=log) as engine:
         engine.set_variant("hordes")
         board = Board("hordes")
         for _ in range(2):

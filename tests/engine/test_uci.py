@@ -174,3 +174,14 @@ def test_end_of_input_ends_the_process_after_the_search() -> None:
 def test_client_reports_a_dead_engine() -> None:
     with pytest.raises(EngineError):
         UciClient(["/bin/false"], timeout=5)
+
+
+def test_go_right_after_bestmove_is_never_ignored(engine: UciClient) -> None:
+    """A GUI sends the next `go` the moment it reads `bestmove`, while the search thread is still
+    returning: that `go` must start a search (a race once made the engine ignore it)."""
+    board = Board("chess")
+    for _ in range(30):
+        move = engine.play(board, nodes=40, timeout=10)
+        board.push(move)
+        if board.outcome() is not None:
+            break

@@ -23,6 +23,7 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import TracebackType
+from typing import IO
 
 from hordes.core.position import Board, Move
 from hordes.errors import HordesError, IllegalMoveError
@@ -110,6 +111,7 @@ class UciClient:
         options: Mapping[str, object] | None = None,
         timeout: float = 10.0,
         cwd: str | None = None,
+        stderr: int | IO[str] | None = subprocess.DEVNULL,
     ) -> None:
         self.command = shlex.split(command) if isinstance(command, str) else list(command)
         if not self.command:
@@ -126,7 +128,7 @@ class UciClient:
                 self.command,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
-                stderr=subprocess.DEVNULL,
+                stderr=stderr,  # the engine's diagnostics: discarded unless the caller wants them
                 text=True,
                 bufsize=1,
                 cwd=cwd,

@@ -263,6 +263,22 @@ def elo_estimate(wins: int, draws: int, losses: int) -> tuple[float, float]:
     return elo_from_score(score), (hi - lo) / 2
 
 
+def elo_interval(wins: int, draws: int, losses: int) -> tuple[float, float]:
+    """The 95 % confidence interval of the Elo difference (an end is ±inf where the score's interval
+    reaches 0 or 1: lopsided results over few games bound the difference on one side only)."""
+    n = wins + draws + losses
+    if n == 0:
+        return -math.inf, math.inf
+    score = (wins + draws / 2) / n
+    var = (wins * (1 - score) ** 2 + draws * (0.5 - score) ** 2 + losses * score**2) / n
+    half = 1.959964 * math.sqrt(var / n)
+    lo, hi = score - half, score + half
+    return (
+        -math.inf if lo <= 0 else elo_from_score(lo),
+        math.inf if hi >= 1 else elo_from_score(hi),
+    )
+
+
 def elo_bound(games: int) -> float:
     """The 95 % lower bound of the Elo difference after winning every one of `games` (Wilson interval)."""
     z2 = 1.959964**2
@@ -537,4 +553,5 @@ def _elo_text(elo: float, err: float, tally: Tally, short: bool = False) -> str:
         return f"Elo difference: {sign} {bound:+.0f} (95 % bound; {what})"
     if short:
         return f"Elo {elo:+.0f} ± {err:.0f}"
-    return f"Elo difference: {elo:+.1f} ± {err:.1f} (95 %)"
+    lo, hi = elo_interval(tally.wins, tally.draws, tally.losses)
+    return f"Elo difference: {elo:+.1f} ± {err:.1f} (95 %: {lo:+.0f} to {hi:+.0f})"

@@ -189,9 +189,8 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
     node_limit = limits.nodes
     max_depth = min(limits.depth or MAX_DEPTH, MAX_DEPTH)
     nodes = 0
-    next_poll = POLL_NODES
+    next_poll = POLL_NODES if node_limit is None else max(1, min(POLL_NODES, node_limit))
     seldepth = 0
-    can_abort = False  # the first root move of depth 1 always completes, so there is always a move
     root_depth = 1
     # After an abort the board is left mid-line (unwinding pops nothing): PVs are read on this copy.
     pristine = b.copy()
@@ -211,15 +210,19 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
         return moves
 
     def poll() -> None:
+        """Check the limits. Polls come every few milliseconds: at most POLL_NODES nodes apart, fewer
+        where nodes are slow (Hordes of Change's move generation, a loaded machine)."""
         nonlocal next_poll
-        next_poll = nodes + POLL_NODES
+        now = time.perf_counter()
+        interval = POLL_NODES
+        if now > start:
+            interval = max(4, min(POLL_NODES, int(nodes / (now - start) * 0.004)))
+        next_poll = nodes + interval
         if node_limit is not None:
             next_poll = min(next_poll, node_limit)
-        if not can_abort:
-            return
         if node_limit is not None and nodes >= node_limit:
             raise _Abort
-        if hard_deadline is not None and time.perf_counter() >= hard_deadline:
+        if hard_deadline is not None and now >= hard_deadline:
             raise _Abort
         if limits.stopped():
             raise _Abort
@@ -614,7 +617,6 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
                         if alpha < score < beta:
                             score = -negamax(nd, -beta, -alpha, 1, child, gives, True)
                     pop()
-                    can_abort = True
                     if score > alpha:
                         alpha = score
                         iter_best, iter_score, found = m, score, True
@@ -634,6 +636,9 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
             # Keep what the unfinished iteration proved: its best move, if it found one.
             if iter_best:
                 best_pv, best_score = iter_pv, iter_score
+            elif last_info is None:
+                # Stopped before any move was searched to the end: play the best-ordered move.
+                best_pv, best_score = [root_moves[0]], static(root_packed)
             elapsed = time.perf_counter() - start
             if last_info is None or iter_best:
                 yield _info(

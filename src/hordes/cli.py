@@ -58,6 +58,9 @@ COMMAND_MODULES: tuple[str, ...] = (
     "hordes.engine.cli",
     "hordes.site_cli",
     "hordes.web.cli",
+    "hordes.selfplay.cli",
+    "hordes.balance.cli",
+    "hordes.tune.cli",
 )
 
 

@@ -1,0 +1,1 @@
+"""Balance reports on a body of games: result rates, terminations, lengths, openings."""

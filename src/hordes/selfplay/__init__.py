@@ -1,0 +1,1 @@
+"""Self-play at scale: games on worker processes or Ray, resumable, written as PGN."""

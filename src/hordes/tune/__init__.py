@@ -1,0 +1,1 @@
+"""Fitting a variant document's evaluation numbers to game results (Texel's method)."""

@@ -1,0 +1,9 @@
+"""Subcommand `hordes tune` (being written)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def register(subparsers: Any) -> None:
+    """Filled in by the tune module."""

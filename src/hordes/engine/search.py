@@ -24,9 +24,11 @@ from typing import Any
 
 from hordes.core import movegen
 from hordes.core.position import Board, Move
+from hordes.core.rules import Variant
 from hordes.engine.evaluate import BITS, Evaluator, evaluator
 from hordes.engine.limits import INF, MATE, MATE_BOUND, Info, Limits
 from hordes.engine.tt import EXACT, LOWER, UPPER, TranspositionTable
+from hordes.errors import HordesError
 
 MAX_PLY = 100
 MAX_DEPTH = 64
@@ -76,9 +78,17 @@ def _null_pop(board: Board, saved: tuple[int, int, int, int]) -> None:
 class Searcher:
     """A search with its memory (transposition table, history) kept between moves of a game."""
 
-    def __init__(self, hash_mb: int = 16, evaluation: Mapping[str, Any] | None = None) -> None:
-        """`evaluation` overrides terms of the documents' `engine.evaluation` (for experiments)."""
+    def __init__(
+        self,
+        hash_mb: int = 16,
+        evaluation: Mapping[str, Any] | None = None,
+        eval_variant: Variant | None = None,
+    ) -> None:
+        """`evaluation` overrides terms of the documents' `engine.evaluation` (for experiments);
+        `eval_variant` takes piece values and weights from another document with the same pieces
+        (a tuned child of the game's document) while the game's own document keeps the rules."""
         self.evaluation = dict(evaluation or {})
+        self.eval_variant = eval_variant
         self._evaluator: Evaluator | None = None
         self.tt = TranspositionTable(hash_mb)
         self.history: dict[int, list[int]] = {}  # per board size: [colour * size * size + from * size + to]
@@ -108,7 +118,14 @@ class Searcher:
             # Zobrist keys depend on the board size, not the variant: never mix two games' entries.
             self.new_game()
             self._variant = board.variant
-            self._evaluator = Evaluator(board.variant, self.evaluation) if self.evaluation else None
+            self._evaluator = None
+            if self.evaluation or self.eval_variant is not None:
+                source = self.eval_variant or board.variant
+                if [p.letter for p in source.pieces] != [p.letter for p in board.variant.pieces]:
+                    raise HordesError(
+                        f"evaluation document {source.source}: its pieces differ from {board.variant.slug}'s"
+                    )
+                self._evaluator = Evaluator(source, self.evaluation)
         return _run(self, board.copy(), limits or Limits(), noise, seed)
 
 

@@ -18,6 +18,7 @@ import random
 import sys
 from pathlib import Path
 
+from tests.engine.fen_cells import placement
 from tests.reference.hoc_reference import RefPosition
 
 DATA = Path(__file__).parent / "data" / "tactics_hordes.txt"
@@ -98,18 +99,7 @@ def _random_fen(rng: random.Random) -> str:
         for _ in range(rng.randrange(1, 4)):
             letter = rng.choice(["R", "B", "R", "B", "+R", "+B"])
             put(letter if color == 0 else letter.lower())
-    rows = []
-    for r in range(7, -1, -1):
-        row, empty = "", 0
-        for f in range(8):
-            piece = cells.get(r * 8 + f)
-            if piece is None:
-                empty += 1
-                continue
-            row += (str(empty) if empty else "") + piece
-            empty = 0
-        rows.append(row + (str(empty) if empty else ""))
-    return "/".join(rows) + f" {rng.choice('wb')} - - 0 1"
+    return placement(cells) + f" {rng.choice('wb')} - - 0 1"
 
 
 def _usable(fen: str) -> bool:

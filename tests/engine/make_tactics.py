@@ -25,6 +25,7 @@ from hordes.core import movegen
 from hordes.engine.client import FAIRY_STOCKFISH, UciClient
 from hordes.engine.limits import Limits
 from hordes.engine.search import Searcher
+from tests.engine.fen_cells import placement
 from tests.fsf import oracle
 
 DATA = Path(__file__).parent / "data"
@@ -217,18 +218,7 @@ def campmates(variant: str, count: int, seed: int) -> list[str]:
                 if sq not in cells and 8 <= sq < 56:
                     letter = rng.choice(armies[color])
                     cells[sq] = letter if color == 0 else letter.lower()
-        rows = []
-        for r in range(7, -1, -1):
-            row, empty = "", 0
-            for f in range(8):
-                piece = cells.get(r * 8 + f)
-                if piece is None:
-                    empty += 1
-                    continue
-                row += (str(empty) if empty else "") + piece
-                empty = 0
-            rows.append(row + (str(empty) if empty else ""))
-        fen = "/".join(rows) + (" w " if turn == 0 else " b ") + "- - 0 1"
+        fen = placement(cells) + (" w " if turn == 0 else " b ") + "- - 0 1"
         try:
             b = Board(variant, fen)
         except Exception:

@@ -3,6 +3,10 @@ Fairy-Stockfish at Skill Levels 0, 3 and 6 (chess and Orda), plus Hordes of Chan
 
     .venv/bin/python benchmarks/strength.py --games 100 --tc 5+0.05 --concurrency 2
     .venv/bin/python benchmarks/strength.py --only orda-fsf3 --games 20      # one line of the table
+    .venv/bin/python benchmarks/strength.py --previous v0.1.0 --only orda-previous chess-previous
+
+`--previous REV` adds `VARIANT-previous` lines: this checkout against the engine of an earlier commit
+(a git worktree of REV, run as a UCI subprocess with its own sources).
 
 Each line is an Elo difference with its 95 % error (a sweep is a one-sided bound) from `--games`
 games at the stated time control, colours alternating, openings from a random 4-ply book.
@@ -12,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -29,9 +34,32 @@ def fsf(skill: int, variant: str) -> str:
     return f"{FAIRY_STOCKFISH}:" + ",".join(opts)
 
 
-def plan() -> dict[str, tuple[str, str, str]]:
+def previous_engine(rev: str) -> str:
+    """A player spec for the engine of commit `rev`: a detached worktree run as a UCI subprocess."""
+    repo = Path(__file__).resolve().parents[1]
+    sha = subprocess.run(
+        ["git", "-C", str(repo), "rev-parse", "--short", f"{rev}^{{commit}}"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
+    tree = Path("/tmp") / f"hordes-previous-{sha}"
+    if not tree.exists():
+        subprocess.run(
+            ["git", "-C", str(repo), "worktree", "add", "--detach", str(tree), sha],
+            check=True,
+            capture_output=True,
+        )
+    return f"env PYTHONPATH={tree / 'src'} {sys.executable} -m hordes uci:name=hordes-{rev}"
+
+
+def plan(previous: str | None = None) -> dict[str, tuple[str, str, str]]:
     """name -> (player 1, player 2, variant)."""
     lines: dict[str, tuple[str, str, str]] = {}
+    if previous:
+        spec = previous_engine(previous)
+        for variant in ("chess", "orda", "hordes"):
+            lines[f"{variant}-previous"] = ("hordes", spec, variant)
     for variant in ("chess", "orda", "khans", "hordes"):
         lines[f"{variant}-random"] = ("hordes", "random", variant)
         lines[f"{variant}-greedy"] = ("hordes", "greedy", variant)
@@ -52,8 +80,9 @@ def main() -> int:
     parser.add_argument("--concurrency", type=int, default=1)
     parser.add_argument("--only", nargs="*", help="names of the lines to run (default: all)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--previous", metavar="REV", help="also play against the engine of this commit")
     args = parser.parse_args()
-    lines = plan()
+    lines = plan(args.previous)
     names = args.only or list(lines)
     print(f"# strength: {args.games} games per line, tc {args.tc}, {time.strftime('%Y-%m-%d %H:%M')}")
     for name in names:

@@ -12,12 +12,14 @@ from typing import Protocol
 
 from hordes.core import movegen
 from hordes.core.position import Board, Move
+from hordes.core.rules import Variant
 from hordes.engine.client import FAIRY_STOCKFISH, HORDES_COMMAND, UciClient
 from hordes.engine.evaluate import ALL_KEYS, evaluator
 from hordes.engine.levels import MAX_LEVEL, level, think
 from hordes.engine.limits import Limits
 from hordes.engine.search import Searcher
 from hordes.errors import HordesError
+from hordes.variants import load_variant
 
 
 @dataclass(frozen=True)
@@ -101,10 +103,11 @@ class HordesPlayer:
         seed: int | None = None,
         name: str = "",
         evaluation: dict[str, object] | None = None,
+        eval_variant: Variant | None = None,
     ) -> None:
         self.level = level(level_number)
         self.name = name or ("hordes" if level_number == MAX_LEVEL else f"hordes-level{self.level.number}")
-        self.searcher = Searcher(hash_mb, evaluation)
+        self.searcher = Searcher(hash_mb, evaluation, eval_variant=eval_variant)
         self.rng = random.Random(seed)
         self.fixed: Limits | None = None  # fixed depth/nodes/movetime for clock-less matches
 
@@ -155,8 +158,10 @@ class UciPlayer:
 def parse_player(spec: str, seed: int | None = None) -> Player:
     """A player from a spec: `NAME[:key=value,...]`.
 
-    NAME is `hordes` (keys: level 1-8, hash MB, depth, nodes, movetime in seconds, and `eval.TERM=MG/EG`
-    to override a term of the document's evaluation, e.g. `hordes:eval.royal_danger=0/0`), `random`, `greedy`,
+    NAME is `hordes` (keys: level 1-8, hash MB, depth, nodes, movetime in seconds, `eval.TERM=MG/EG`
+    to override a term of the document's evaluation, e.g. `hordes:eval.royal_danger=0/0`, and
+    `evalfile=PATH`: take piece values and weights from that document, a child of the game's with the
+    same pieces such as `hordes tune` writes, while the game keeps its own rules), `random`, `greedy`,
     or an engine command (a path or a program on PATH, with arguments in quotes if any; keys:
     `name`, `variant` = the engine's name for the variant, anything else is sent as a UCI option,
     e.g. `fairy-stockfish:VariantPath=orda-debian.ini,Skill Level=3`).
@@ -182,12 +187,14 @@ def parse_player(spec: str, seed: int | None = None) -> Player:
         if unknown:
             raise HordesError(f"player {spec!r}: unknown evaluation term {unknown[0]!r} (see docs/engine.md)")
         _only(spec, {k: v for k, v in opts.items() if not k.startswith("eval.")}, HORDES_KEYS)
+        eval_variant = load_variant(opts["evalfile"]) if opts.get("evalfile") else None
         player = HordesPlayer(
             _num(spec, opts, "level", MAX_LEVEL),
             _num(spec, opts, "hash", 16),
             seed,
             opts.get("name", ""),
             evaluation,
+            eval_variant,
         )
         if {"depth", "nodes", "movetime"} & opts.keys():
             mt = opts.get("movetime")
@@ -217,7 +224,7 @@ def parse_player(spec: str, seed: int | None = None) -> Player:
     return UciPlayer(command, name, opts, variant_name)
 
 
-HORDES_KEYS = {"level", "hash", "depth", "nodes", "movetime", "name"}
+HORDES_KEYS = {"level", "hash", "depth", "nodes", "movetime", "name", "evalfile"}
 
 
 def _eval_value(spec: str, text: str) -> object:

@@ -1,9 +1,280 @@
-"""Subcommand `hordes tune` (being written)."""
+"""Subcommand `hordes tune`: fit a variant document's evaluation numbers to game results (Texel)."""
 
 from __future__ import annotations
 
+import argparse
+import datetime
+import sys
+import textwrap
+from pathlib import Path
 from typing import Any
+
+from hordes.errors import HordesError
+
+DEFAULT_SPRT = (0.0, 10.0, 0.05, 0.05)
 
 
 def register(subparsers: Any) -> None:
-    """Filled in by the tune module."""
+    p = subparsers.add_parser(
+        "tune",
+        help="fit a variant's piece values and evaluation weights to game results (Texel's method)",
+        description=(
+            "Sample quiet positions from games of VARIANT, label each with its game's result, fit the "
+            "evaluation (piece values and the weights of engine.evaluation) to the results with Texel's "
+            "method, write a document that inherits from VARIANT with the new numbers, and play a match "
+            "tuned against original."
+        ),
+    )
+    p.add_argument("variant", help="variant name or document path")
+    p.add_argument("--positions", required=True, help="a PGN file, or a directory of .pgn files")
+    p.add_argument("--out", type=Path, help="the tuned document to write (default: SLUG-tuned.md)")
+    p.add_argument(
+        "--params",
+        help="what to tune, comma-separated: all (default), values, weights, piece letters (Q), "
+        "terms (centre), or single numbers (Q.mg, tempo)",
+    )
+    p.add_argument("--workers", type=int, default=1, help="local worker processes (default 1)")
+    p.add_argument("--ray", metavar="local|auto|ADDRESS", help="compute on a Ray cluster instead")
+    p.add_argument("--max-positions", type=int, help="use at most this many positions (a random sample)")
+    p.add_argument("--per-game", type=int, default=10, help="positions sampled per game (default 10)")
+    p.add_argument("--skip-plies", type=int, default=8, help="opening plies never sampled (default 8)")
+    p.add_argument(
+        "--ridge",
+        type=float,
+        default=0.1,
+        help="pull towards the document's numbers: a change of one pawn costs as much as one position "
+        "mispredicted by a whole point (default 0.1; 0 = plain Texel)",
+    )
+    p.add_argument(
+        "--rounds",
+        type=int,
+        default=3,
+        help="most feature extractions: another at the fitted numbers while the linear model is off "
+        "the real evaluation by more than rounding (default 3)",
+    )
+    p.add_argument("--seed", type=int, default=0, help="seed for sampling and the match (default 0)")
+    p.add_argument(
+        "--verify-games", type=int, default=200, help="most games of the tuned-vs-original match (0: none)"
+    )
+    p.add_argument(
+        "--tc", default="2+0.02", help="match time control, or 'none' (fixed depth; default 2+0.02)"
+    )
+    p.add_argument("--verify-depth", type=int, default=2, help="search depth per move with --tc none")
+    p.add_argument(
+        "--sprt",
+        nargs=4,
+        type=float,
+        metavar=("ELO0", "ELO1", "ALPHA", "BETA"),
+        default=list(DEFAULT_SPRT),
+        help="stop the match by SPRT (default 0 10 0.05 0.05)",
+    )
+    p.add_argument("--quiet", action="store_true", help="no progress messages")
+    p.set_defaults(func=_cmd_tune)
+
+
+def _cmd_tune(args: argparse.Namespace) -> int:
+    import numpy as np
+
+    from hordes.engine.evaluate import Evaluator
+    from hordes.tune.document import tuned_document
+    from hordes.tune.positions import SampleOptions, collect_positions, resolve_variant, variant_spec
+    from hordes.tune.texel import Model, extract_features, fit, mse, select_params
+    from hordes.variants import REGISTRY
+
+    def log(text: str) -> None:
+        if not args.quiet:
+            print(text, file=sys.stderr, flush=True)
+
+    if args.workers < 1:
+        raise HordesError("--workers must be at least 1")
+    if args.verify_games < 0:
+        raise HordesError("--verify-games must not be negative")
+    if args.max_positions is not None and args.max_positions < 1:
+        raise HordesError("--max-positions must be at least 1")
+    if args.rounds < 1:
+        raise HordesError("--rounds must be at least 1")
+    if args.ridge < 0:
+        raise HordesError("--ridge must not be negative")
+    if args.per_game < 1 or args.skip_plies < 0:
+        raise HordesError("--per-game must be at least 1 and --skip-plies not negative")
+    sprt = _sprt(args.sprt)
+    tc = _tc(args.tc)
+    variant = resolve_variant(args.variant)
+    spec = variant_spec(variant)
+    selected = select_params(variant, args.params)
+    out: Path = args.out or Path(f"{variant.slug}-tuned.md")
+
+    options = SampleOptions(skip_plies=args.skip_plies, per_game=args.per_game, seed=args.seed)
+    positions, stats = collect_positions(
+        args.positions, variant, options, args.workers, args.ray, args.max_positions
+    )
+    log(
+        f"read {stats.games} games: {stats.used} of {variant.slug} gave positions"
+        + (f", {stats.other_variant} of other variants" if stats.other_variant else "")
+        + (f", {stats.broken} broken" if stats.broken else "")
+        + (f", {stats.unfinished} unfinished" if stats.unfinished else "")
+        + f"; {len(positions)} quiet positions ({stats.loud} candidates were not quiet)"
+    )
+    if not positions:
+        others = f" (games of: {', '.join(sorted(stats.variants))})" if stats.variants else ""
+        raise HordesError(
+            f"no positions: {args.positions} holds no finished game of {variant.slug} with a position "
+            f"to sample{others}"
+        )
+    fens = [p.fen for p in positions]
+    results = np.array([p.result for p in positions], dtype=np.float64)
+    features = extract_features(spec, fens, args.workers, args.ray)
+    model = Model(variant, features)
+    base_dev = float(np.max(np.abs(model.evaluate(model.theta0) - features.white)))
+    log(f"features of {len(fens)} positions; the model reproduces the evaluation within {base_dev:g}")
+    result = fit(model, results, selected, ridge=args.ridge, log=None if args.quiet else log)
+    first = result
+    original = model.theta0.copy()
+    base = out.resolve().parent
+    games_text = f"{stats.used} games" if stats.used != 1 else "1 game"
+    best: tuple[float, Any, Any, Any, int] | None = None  # (real error, result, changes, deviation, round)
+    for rounds in range(1, args.rounds + 1):
+        changes = [
+            (p, int(original[i]), result.new[i])
+            for i, p in enumerate(result.params)
+            if result.new[i] != int(original[i])
+        ]
+        tuned = REGISTRY.parse(tuned_document(variant, changes, out, []), str(out), base)
+        # The tuned document's own Evaluator on every position: the error it really has, and how far
+        # the linear model was from it (more than the rounding of mobility terms: a term that is not
+        # linear in the numbers, such as mop-up's activation by the material balance).
+        real = _white_scores(Evaluator(tuned), variant, fens)
+        deviation = np.abs(model.evaluate(np.array(result.new, dtype=np.float64)) - real)
+        real_error = mse(results, real, first.k)
+        if best is None or real_error < best[0]:
+            best = (real_error, result, changes, deviation, rounds)
+        rounding = model.f.phase_counts.sum(axis=1) / 2 + 2
+        if rounds == args.rounds or np.all(deviation <= rounding):
+            break
+        log(
+            f"the model is up to {float(np.max(deviation)):g} off the tuned evaluation: features again "
+            f"at the new numbers (round {rounds + 1})"
+        )
+        text = tuned_document(variant, changes, out, [])
+        model = Model(tuned, extract_features(spec, fens, args.workers, args.ray, document=text, base=base))
+        result = fit(
+            model,
+            results,
+            selected,
+            k=first.k,
+            ridge=args.ridge,
+            log=None if args.quiet else log,
+            anchor=original,
+        )
+    assert best is not None
+    real_after, result, changes, deviation, kept = best
+    shown = sorted(set(first.tuned) | set(result.tuned))
+
+    about = (
+        f"Made by `hordes tune` on {datetime.date.today().isoformat()} from {variant.source} with "
+        f"Texel's method: {len(fens)} quiet positions of {games_text} in {args.positions} (from ply "
+        f"{args.skip_plies + 1}, at most {args.per_game} per game, seed {args.seed}), each labelled with "
+        f"its game's result; ridge {args.ridge:g}. K = {first.k:.6g}; mean squared error "
+        f"{first.error_before:.6f} before, {real_after:.6f} after (in-sample). Tuned: "
+        + (", ".join(result.params[i].name for i in shown) or "nothing")
+        + "."
+    )
+    text = tuned_document(variant, changes, out, textwrap.wrap(about, 96))
+    try:
+        out.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise HordesError(f"--out: cannot write {out}: {exc.strerror}") from None
+
+    print(f"{variant.slug}: {len(fens)} positions of {games_text}, K = {first.k:.6g}")
+    print(f"mean squared error: {first.error_before:.6f} before, {real_after:.6f} after")
+    print(
+        f"linear model vs the tuned document's evaluation: max deviation {float(np.max(deviation)):g}"
+        + (f" (round {kept} of {rounds}: the lowest real error)" if rounds > 1 else "")
+    )
+    print(_table(result.params, [int(v) for v in original], result.new, shown))
+    for label, indices in (
+        ("too few positions depend on", [i for i in first.unsupported if i not in shown]),
+        ("not linear in their number, left as they are:", [i for i in first.nonlinear if i not in shown]),
+    ):
+        if indices:
+            print(f"not tuned ({label} {', '.join(result.params[i].name for i in indices)})")
+    print(f"wrote {out} ({len(changes)} changed numbers)")
+
+    if args.verify_games > 0:
+        _verify(args, spec, out, tc, sprt)
+    return 0
+
+
+def _white_scores(ev: Any, variant: Any, fens: list[str]) -> Any:
+    import numpy as np
+
+    from hordes.core.position import Board
+
+    out = np.empty(len(fens))
+    for i, fen in enumerate(fens):
+        board = Board(variant, fen)
+        score = ev.evaluate(board)
+        out[i] = score if board.turn == 0 else -score
+    return out
+
+
+def _table(params: list[Any], old: list[int], new: list[int], tuned: list[int]) -> str:
+    rows = [("parameter", "old", "new", "change")]
+    for i in tuned:
+        change = new[i] - old[i]
+        rows.append((params[i].name, str(old[i]), str(new[i]), f"{change:+d}" if change else "="))
+    widths = [max(len(r[c]) for r in rows) for c in range(4)]
+    lines = []
+    for n, r in enumerate(rows):
+        lines.append(
+            f"{r[0]:<{widths[0]}}  {r[1]:>{widths[1]}}  {r[2]:>{widths[2]}}  {r[3]:>{widths[3]}}".rstrip()
+        )
+        if n == 0:
+            lines.append("  ".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+def _sprt(values: list[float]) -> Any:
+    from hordes.engine.match import Sprt
+
+    elo0, elo1, alpha, beta = values
+    if not (0 < alpha < 1 and 0 < beta < 1) or elo0 >= elo1:
+        raise HordesError("--sprt: need ELO0 < ELO1 and 0 < ALPHA, BETA < 1")
+    return Sprt(elo0, elo1, alpha, beta)
+
+
+def _tc(text: str) -> Any:
+    from hordes.engine.match import TimeControl
+
+    return None if text.strip().lower() == "none" else TimeControl.parse(text)
+
+
+def _verify(args: argparse.Namespace, spec: str, out: Path, tc: Any, sprt: Any) -> None:
+    from hordes.engine.match import MatchConfig, elo_interval, print_progress, run_match, summary
+
+    if args.verify_depth < 1:
+        raise HordesError("--verify-depth must be at least 1")
+    fixed = f",depth={args.verify_depth}" if tc is None else ""
+    config = MatchConfig(
+        player1=f"hordes:name=tuned,evalfile={out.resolve()}{fixed}",
+        player2=f"hordes:name=original{fixed}",
+        variant=spec,
+        games=args.verify_games,
+        tc=tc,
+        concurrency=args.workers,
+        sprt=sprt,
+        seed=args.seed,
+    )
+    result = run_match(config, None if args.quiet else print_progress(config))
+    if not args.quiet and sys.stderr.isatty():
+        sys.stderr.write("\n")
+    print()
+    print(summary(config, result))
+    t = result.tally
+    decision = result.sprt_decision or f"no decision after {t.games} games"
+    if t.wins + t.losses + t.draws and 0 < t.score < 1:
+        lo, hi = elo_interval(t.wins, t.draws, t.losses)
+        elo = f"{result.elo:+.1f} ± {result.error:.1f} (95 %: {lo:+.0f} to {hi:+.0f})"
+    else:
+        elo = "no estimate (every game won or every game lost)"
+    print(f"tuned vs original: Elo {elo}; SPRT: {decision}")

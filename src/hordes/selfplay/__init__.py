@@ -1,1 +1,5 @@
 """Self-play at scale: games on worker processes or Ray, resumable, written as PGN."""
+
+from hordes.selfplay.runner import Progress, SelfplayConfig, SelfplayResult, Tally, run_selfplay
+
+__all__ = ["Progress", "SelfplayConfig", "SelfplayResult", "Tally", "run_selfplay"]

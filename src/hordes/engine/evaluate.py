@@ -39,6 +39,16 @@ PAIR_TERMS: dict[str, tuple[int, int]] = {
     "royal_danger": (-12, 0),
     # royal pieces that win by reaching a camp (rules.campmate): per rank of progress towards it
     "campmate": (0, 30),
+    # per square a royal piece could move to (empty, or holding an enemy piece): a boxed-in royal is
+    # closer to having no move (per node; off by default)
+    "royal_mobility": (0, 0),
+    # per enemy piece held by one of our restricting pieces (magnets; per node; off by default)
+    "restriction": (0, 0),
+    # per enemy royal piece that one of our pulling pieces could pull next to it (per node; off)
+    "royal_pull": (0, 0),
+    # the side ahead by mop_up_margin or more: per step the enemy royals stand from the centre and
+    # per step of closeness of its own royals to the nearest enemy royal (per node; off by default)
+    "mop_up": (0, 0),
 }
 # Single numbers and switches.
 SCALAR_TERMS: dict[str, int] = {
@@ -46,6 +56,8 @@ SCALAR_TERMS: dict[str, int] = {
     # rules.campmate: penalty for the side to move when an enemy royal piece could step into its camp
     # on a square we do not attack (we must parry at once, or lose)
     "campmate_threat": 0,
+    # material lead (endgame values) from which mop_up applies, in internal units
+    "mop_up_margin": 400,
 }
 SWITCHES: dict[str, bool] = {
     # Null-move pruning assumes that passing never helps; documents of zugzwang-heavy games switch it off.
@@ -83,8 +95,13 @@ class EvalParams:
     royal_shelter: tuple[int, int]
     royal_danger: tuple[int, int]
     campmate: tuple[int, int]
+    royal_mobility: tuple[int, int]
+    restriction: tuple[int, int]
+    royal_pull: tuple[int, int]
+    mop_up: tuple[int, int]
     tempo: int
     campmate_threat: int
+    mop_up_margin: int
     null_move: bool
     late_move_reductions: bool
     pawn_unit: int
@@ -127,6 +144,10 @@ def parse_params(variant: Variant, overrides: Mapping[str, Any] | None = None) -
         if not _is_int(v):
             raise VariantError(source, f"{prefix}.{k}", f"must be a whole number, not {v!r}")
         scalars[k] = int(v)
+    if scalars["mop_up_margin"] < 0:
+        raise VariantError(
+            source, f"{prefix}.mop_up_margin", f"must not be negative, not {scalars['mop_up_margin']}"
+        )
     switches: dict[str, bool] = {}
     for k, d in SWITCHES.items():
         v = data.get(k, d)
@@ -148,8 +169,13 @@ def parse_params(variant: Variant, overrides: Mapping[str, Any] | None = None) -
         royal_shelter=pairs["royal_shelter"],
         royal_danger=pairs["royal_danger"],
         campmate=pairs["campmate"],
+        royal_mobility=pairs["royal_mobility"],
+        restriction=pairs["restriction"],
+        royal_pull=pairs["royal_pull"],
+        mop_up=pairs["mop_up"],
         tempo=scalars["tempo"],
         campmate_threat=scalars["campmate_threat"],
+        mop_up_margin=scalars["mop_up_margin"],
         null_move=switches["null_move"],
         late_move_reductions=switches["late_move_reductions"],
         pawn_unit=int(pawn_unit),
@@ -247,7 +273,66 @@ class Evaluator:
                 for sq in range(size):
                     if (gen.quiet.attacks(sq, 0) | gen.capture.attacks(sq, 0)) & comp.camp_zone[color]:
                         self.camp_near[color] |= 1 << sq
-        self.use_extras = self.use_shelter or bool(self.camp_threat)
+        # Royal mobility: the squares each royal piece (by code) reaches from each square on an empty
+        # board. A leaper that moves as it captures needs one table (`royal_same`: its destinations
+        # are those not held by its own side); other royals keep quiet and capture tables, or None
+        # when they ride (then looked up with the occupancy).
+        self.royal_mob = params.royal_mobility
+        self.royal_same: list[list[int] | None] = [None] * (2 * len(pieces) + 1)
+        self.royal_reach: dict[int, tuple[list[int], list[int]] | None] = {}
+        for color in (0, 1):
+            for k in comp.royal_kinds:
+                gen = comp.gens[color][k]
+                if gen.quiet.riders or gen.capture.riders:
+                    self.royal_reach[k * 2 + color] = None
+                elif gen.same:
+                    self.royal_same[k * 2 + color] = [gen.quiet.attacks(sq, 0) for sq in range(size)]
+                else:
+                    self.royal_reach[k * 2 + color] = (
+                        [gen.quiet.attacks(sq, 0) for sq in range(size)],
+                        [gen.capture.attacks(sq, 0) for sq in range(size)],
+                    )
+        self.use_royal_mob = params.royal_mobility != (0, 0) and bool(comp.royal_kinds)
+        self.use_royal_loop = self.use_shelter or self.use_royal_mob
+        # Restriction: pieces of the other side held by our restricting pieces.
+        self.restriction = params.restriction
+        self.use_restriction = params.restriction != (0, 0) and comp.restrictions
+        self.restrictable_kinds = [k for k, flag in enumerate(comp.restrictable) if flag]
+        # Royal pull: enemy royals that our pulling pieces see first along one of their pull rays.
+        self.royal_pull = params.royal_pull
+        self.pull_kinds = [k for k, rays in enumerate(comp.pull_rays) if rays]
+        self.pull_rays = comp.pull_rays
+        self.use_pull = params.royal_pull != (0, 0) and bool(self.pull_kinds) and bool(comp.royal_kinds)
+        # Mop-up: steps from the centre (files plus ranks, 0 on the central squares) and king steps
+        # between two squares, for the side that is ahead.
+        self.mop_up = params.mop_up
+        self.mop_up_margin = params.mop_up_margin
+        self.use_mop_up = params.mop_up != (0, 0) and bool(comp.royal_kinds)
+        cols, rows = geo.cols, geo.rows
+        self.centre_distance = [
+            max(0, abs(2 * geo.file_of(sq) - (cols - 1)) - 1) // 2
+            + max(0, abs(2 * geo.rank_of(sq) - (rows - 1)) - 1) // 2
+            for sq in range(size)
+        ]
+        self.far = max(cols, rows) - 1
+        self.steps = [
+            [
+                max(abs(geo.file_of(a) - geo.file_of(b)), abs(geo.rank_of(a) - geo.rank_of(b)))
+                for b in range(size)
+            ]
+            for a in range(size)
+        ]
+        # Restriction and pull need a restricting or pulling piece on the board: one test skips both.
+        self.use_magnets = self.use_restriction or self.use_pull
+        self.magnet_kinds = sorted({k for k, _, _ in comp.restrictors} | set(self.pull_kinds))
+        self.use_extras = (
+            self.use_shelter
+            or bool(self.camp_threat)
+            or self.use_royal_mob
+            or self.use_restriction
+            or self.use_pull
+            or self.use_mop_up
+        )
         # Squares within two king steps of each square, for the danger term.
         self.zone = [
             sum(
@@ -291,40 +376,168 @@ class Evaluator:
 
     def extras(self, board: Board, packed: int) -> int:
         """Terms that are not piece-square terms (White's point of view): royal shelter and danger,
-        and the campmate threat against the side to move."""
+        royal mobility, restriction, royal pull and mop-up, and the campmate threat against the side
+        to move. Each is computed only when its weight is not zero; the royal terms share one loop."""
         score = self.threat(board) if self.camp_threat else 0
-        if not self.use_shelter:
-            return score
-        ph, _, _ = unpack(packed)
+        mg = eg = 0
+        if self.use_royal_loop:
+            kinds = board.kind_bb
+            occ = board.occ
+            royals = 0
+            for k in self.royal_kinds:
+                royals |= kinds[k]
+            shelter = danger = mob = 0
+            use_shelter = self.use_shelter
+            use_mob = self.use_royal_mob
+            if use_shelter:
+                attackers = 0
+                for k in self.attacker_kinds:
+                    attackers |= kinds[k]
+                ring = self.ring
+                zone = self.zone
+            if use_mob:
+                occupied = occ[0] | occ[1]
+                mailbox = board.mailbox
+                same = self.royal_same
+            for color, sign in ((0, 1), (1, -1)):
+                own = occ[color]
+                bb = royals & own
+                if use_shelter:
+                    enemy_attackers = attackers & occ[color ^ 1]
+                if use_mob:
+                    enemy = occ[color ^ 1]
+                while bb:
+                    low = bb & -bb
+                    bb ^= low
+                    sq = low.bit_length() - 1
+                    if use_shelter:
+                        shelter += sign * (ring[sq] & own).bit_count()
+                        danger += sign * (zone[sq] & enemy_attackers).bit_count()
+                    if use_mob:
+                        table = same[mailbox[sq]]
+                        if table is not None:
+                            mob += sign * (table[sq] & ~own).bit_count()
+                            continue
+                        tables = self.royal_reach[mailbox[sq]]
+                        if tables is None:
+                            gen = board.compiled.gens[color][mailbox[sq] >> 1]
+                            quiet = gen.quiet.attacks(sq, occupied)
+                            capture = gen.capture.attacks(sq, occupied)
+                        else:
+                            quiet, capture = tables[0][sq], tables[1][sq]
+                        mob += sign * ((quiet & ~occupied) | (capture & enemy)).bit_count()
+            if use_shelter:
+                mg += shelter * self.shelter[0] + danger * self.danger[0]
+                eg += shelter * self.shelter[1] + danger * self.danger[1]
+            if use_mob:
+                mg += mob * self.royal_mob[0]
+                eg += mob * self.royal_mob[1]
+        if self.use_magnets:
+            kinds = board.kind_bb
+            magnets = 0
+            for k in self.magnet_kinds:
+                magnets |= kinds[k]
+            if magnets:
+                if self.use_restriction:
+                    n = self.restricted(board)
+                    mg += n * self.restriction[0]
+                    eg += n * self.restriction[1]
+                if self.use_pull:
+                    n = self.pullable_royals(board)
+                    mg += n * self.royal_pull[0]
+                    eg += n * self.royal_pull[1]
+        ph, _, lead = unpack(packed)
+        if self.use_mop_up and (lead >= self.mop_up_margin or -lead >= self.mop_up_margin):
+            n = self.mop_up_steps(board, 0 if lead > 0 else 1)
+            mg += n * self.mop_up[0]
+            eg += n * self.mop_up[1]
         hi, lo = self.phase_hi, self.phase_lo
-        kinds = board.kind_bb
-        occ = board.occ
-        ring = self.ring
-        zone = self.zone
-        royals = 0
-        for k in self.royal_kinds:
-            royals |= kinds[k]
-        attackers = 0
-        for k in self.attacker_kinds:
-            attackers |= kinds[k]
-        shelter = danger = 0
-        for color, sign in ((0, 1), (1, -1)):
-            own = occ[color]
-            enemy = attackers & occ[color ^ 1]
-            bb = royals & own
-            while bb:
-                low = bb & -bb
-                bb ^= low
-                sq = low.bit_length() - 1
-                shelter += sign * (ring[sq] & own).bit_count()
-                danger += sign * (zone[sq] & enemy).bit_count()
-        mg = shelter * self.shelter[0] + danger * self.danger[0]
-        eg = shelter * self.shelter[1] + danger * self.danger[1]
         if ph >= hi:
             return score + mg
         if ph <= lo:
             return score + eg
         return score + (mg * (ph - lo) + eg * (hi - ph)) // (hi - lo)
+
+    def _royals(self, board: Board) -> int:
+        kinds = board.kind_bb
+        royals = 0
+        for k in self.royal_kinds:
+            royals |= kinds[k]
+        return royals
+
+    def restricted(self, board: Board) -> int:
+        """White minus Black: (restricting piece, restricted enemy piece) pairs."""
+        comp = board.compiled
+        kinds = board.kind_bb
+        occ = board.occ
+        held = 0
+        for k in self.restrictable_kinds:
+            held |= kinds[k]
+        n = 0
+        for kind, _, _ in comp.restrictors:
+            reach = comp.restrict_reach[kind]
+            if reach is None:
+                continue
+            for color, sign in ((0, 1), (1, -1)):
+                victims = held & occ[color ^ 1]
+                bb = kinds[kind] & occ[color]
+                while bb:
+                    low = bb & -bb
+                    bb ^= low
+                    n += sign * (reach[low.bit_length() - 1] & victims).bit_count()
+        return n
+
+    def pullable_royals(self, board: Board) -> int:
+        """White minus Black: enemy royal pieces that one of our pulling pieces sees first along a
+        pull ray and not already next to it (so a pull would move them)."""
+        kinds = board.kind_bb
+        occ = board.occ
+        occupied = occ[0] | occ[1]
+        royals = self._royals(board)
+        rays_of = self.pull_rays
+        n = 0
+        for color, sign in ((0, 1), (1, -1)):
+            targets = royals & occ[color ^ 1]
+            if not targets:
+                continue
+            for kind in self.pull_kinds:
+                bb = kinds[kind] & occ[color]
+                while bb:
+                    low = bb & -bb
+                    bb ^= low
+                    for ray in rays_of[kind][low.bit_length() - 1]:
+                        for i, t in enumerate(ray):
+                            if occupied >> t & 1:
+                                if i and targets >> t & 1:
+                                    n += sign
+                                break
+        return n
+
+    def mop_up_steps(self, board: Board, winner: int) -> int:
+        """White-positive when White is `winner`: how far the loser's royals stand from the centre,
+        plus how close each of the winner's royals stands to the nearest royal of the loser."""
+        occ = board.occ
+        royals = self._royals(board)
+        centre = self.centre_distance
+        steps = self.steps
+        far = self.far
+        losers = []
+        n = 0
+        bb = royals & occ[winner ^ 1]
+        while bb:
+            low = bb & -bb
+            bb ^= low
+            sq = low.bit_length() - 1
+            n += centre[sq]
+            losers.append(steps[sq])
+        if losers:
+            bb = royals & occ[winner]
+            while bb:
+                low = bb & -bb
+                bb ^= low
+                sq = low.bit_length() - 1
+                n += far - min([row[sq] for row in losers])
+        return n if winner == 0 else -n
 
     def threat(self, board: Board) -> int:
         """-campmate_threat (White's view) if the side not to move has a royal one step from a camp

@@ -3,6 +3,8 @@ Debian's Fairy-Stockfish on the same positions (where it plays the variant) in t
 
     .venv/bin/python benchmarks/search.py                      # 1 s per position, every variant
     .venv/bin/python benchmarks/search.py --movetime 0.3 --variants orda
+    .venv/bin/python benchmarks/search.py --depth 5              # fixed depth: nodes, seconds, moves
+
 
 The goal is >= 1/5 of Fairy-Stockfish's nodes/s. Fairy-Stockfish runs through hordes' UCI client
 (`go movetime`), one thread, 16 MB hash; chess is built in, Orda comes from
@@ -89,6 +91,28 @@ def ours(variant: str, fen: str, movetime: float) -> tuple[int, int, float]:
     return last.nodes, last.depth, last.time
 
 
+def fixed_depth(variants: list[str], depth: int) -> None:
+    """Nodes and time to a fixed depth: independent of the clock, so two versions compare exactly
+    (the same nodes and moves mean the same search; the seconds show the speed)."""
+    print(f"# fixed depth {depth}, {os.cpu_count()} cores, load {os.getloadavg()[0]:.2f}")
+    for variant in variants:
+        total_nodes = 0
+        total_time = 0.0
+        moves = []
+        for fen in POSITIONS[variant]:
+            board = Board(variant, fen)
+            last = None
+            for info in Searcher(64).search(board, Limits(depth=depth)):
+                last = info
+            assert last is not None
+            total_nodes += last.nodes
+            total_time += last.time
+            moves.append(board.uci(last.best_move) if last.best_move else "-")
+        nps = total_nodes / total_time
+        head = f"{variant:<8} nodes {total_nodes:>9} seconds {total_time:>7.2f} nps {nps:>7.0f}"
+        print(f"{head}  {' '.join(moves)}")
+
+
 def fairy_stockfish(variant: str, movetime: float) -> UciClient | None:
     if not os.access(FAIRY_STOCKFISH, os.X_OK) or variant not in ("chess", "orda"):
         return None
@@ -108,7 +132,11 @@ def main() -> int:
     )
     parser.add_argument("--movetime", type=float, default=1.0, help="seconds per position (default 1)")
     parser.add_argument("--variants", nargs="*", default=list(POSITIONS), choices=list(POSITIONS))
+    parser.add_argument("--depth", type=int, help="search each position to this depth instead (no FSF)")
     args = parser.parse_args()
+    if args.depth:
+        fixed_depth(args.variants, args.depth)
+        return 0
     python = f"Python {platform.python_version()}, {platform.machine()}"
     print(f"# search benchmark: {args.movetime:g} s per position, {python}")
     print(f"# {time.strftime('%Y-%m-%d %H:%M')}, {os.cpu_count()} cores, load {os.getloadavg()[0]:.2f}")

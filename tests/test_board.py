@@ -198,3 +198,21 @@ def test_zobrist_hash_depends_on_side_castling_and_ep() -> None:
 
 def test_color_enum() -> None:
     assert Color.WHITE.other == Color.BLACK and Color.BLACK.label == "black"
+
+
+def test_a_copy_keeps_its_own_history_when_both_boards_play_on() -> None:
+    # Undo records hold the bitboard lists as they were before each move; they are never changed
+    # afterwards, so a copy sharing them pops back to the right position whatever the original plays.
+    board = Board("chess")
+    board.push_uci("e2e4")
+    other = board.copy()
+    board.pop()
+    board.push_uci("d2d4")
+    other.pop()
+    fresh = Board("chess")
+    assert (other.kind_bb, other.occ, other.zobrist_hash()) == (
+        fresh.kind_bb,
+        fresh.occ,
+        fresh.zobrist_hash(),
+    )
+    assert sorted(m.uci() for m in other.legal_moves) == sorted(m.uci() for m in fresh.legal_moves)

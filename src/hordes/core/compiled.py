@@ -6,10 +6,12 @@ Built once per Variant object and cached, so every Board of that variant shares 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from weakref import WeakKeyDictionary
 
 from hordes.core.betza import Component, Vector
+from hordes.core.fastgen import PieceMoves, build_piece_moves
 from hordes.core.geometry import Geometry
 from hordes.core.rules import Variant
 from hordes.core.tables import Leap, Pattern, Rider, between_table, build_pattern, leap_table
@@ -39,6 +41,15 @@ class KindGen:
     pawn: bool
     royal: bool
     promotes: bool
+    reach: list[int]  # [square] capture destinations on an empty board: a cheap filter before the lookup
+
+
+# attacked(kind_bb, their_occupancy, square, occupied) -> could one of those pieces capture on square?
+AttackTest = Callable[[list[int], int, int, int], bool]
+# attackers(kind_bb, their_occupancy, square, occupied) -> the pieces that could (restrictions ignored)
+AttackSet = Callable[[list[int], int, int, int], int]
+# snipers(kind_bb, their_occupancy, square) -> their riders that would capture on square on an empty board
+SniperSet = Callable[[list[int], int, int], int]
 
 
 @dataclass(slots=True)
@@ -51,6 +62,7 @@ class Compiled:
     rider_groups: list[list[tuple[Rider, tuple[int, ...]]]]  # [attacker color]
     between: dict[int, int]
     royal_kinds: tuple[int, ...]
+    royal_kind: int  # the one royal kind, or -1 when there are none or several
     pawn_kinds: tuple[int, ...]
     forward: tuple[int, int]
     double_step: tuple[int, int]  # bitboards of squares a pawn may double-step from
@@ -60,6 +72,7 @@ class Compiled:
     camp_kinds: tuple[int, ...]
     camp_zone: tuple[int, int]
     back_rank: tuple[int, int]
+    castle_landing: tuple[int, int]  # back-rank squares a castling king lands on (files c and g in chess)
     reset_kinds: tuple[frozenset[int], frozenset[int]]
     z_piece: list[list[int]]  # [code][square]
     z_turn: int
@@ -76,6 +89,11 @@ class Compiled:
     restrictions: bool  # some piece restricts others
     royal_or_restrictor: list[bool]  # [kind] moves of these are always made and tested
     restrict_reach: list[Leap | None]  # [kind] squares a restricting piece holds, from its square
+    rider_reach: tuple[list[int], list[int]]  # [attacker color][square] squares riders could capture from
+    attacked: tuple[AttackTest, AttackTest]  # [attacker color], restrictions ignored
+    attackers: tuple[AttackSet, AttackSet]  # [attacker color]
+    snipers: tuple[SniperSet, SniperSet]  # [attacker color]
+    piece_moves: tuple[list[PieceMoves], list[PieceMoves]] = ([], [])  # [noisy][color], see fastgen
 
 
 def _oriented(components: tuple[Component, ...], color: int) -> list[Component]:
@@ -107,6 +125,7 @@ def compile_variant(variant: Variant) -> Compiled:
                     piece.pawn,
                     piece.royal,
                     kind in promo_kinds[color],
+                    [(quiet if same else capture).attacks(sq, 0) for sq in range(geo.size)],
                 )
             )
             # Where must a piece of this kind stand to capture on a square? The reversed capture vectors.
@@ -149,7 +168,13 @@ def compile_variant(variant: Variant) -> Compiled:
             steps = tuple(v for c in piece.restrict_components for v in c.vectors)
             # A restrictor on m holds the piece on m + a; seen from that piece, it stands at -a.
             restrictors.append((kind, leap_table(geo, tuple(sorted((-dx, -dy) for dx, dy in steps))), steps))
-    return Compiled(
+    royal_kinds = [i for i, p in enumerate(variant.pieces) if p.royal]
+    rider_reach = ([0] * geo.size, [0] * geo.size)
+    for color in (0, 1):
+        for rider, _ in rider_groups[color]:
+            for sq in range(geo.size):
+                rider_reach[color][sq] |= rider.attacks[sq][0]
+    comp = Compiled(
         variant=variant,
         size=geo.size,
         cols=geo.cols,
@@ -158,6 +183,7 @@ def compile_variant(variant: Variant) -> Compiled:
         rider_groups=rider_groups,
         between=between_table(geo, frozenset(rider_dirs)),
         royal_kinds=tuple(i for i, p in enumerate(variant.pieces) if p.royal),
+        royal_kind=royal_kinds[0] if len(royal_kinds) == 1 else -1,
         pawn_kinds=pawn_kinds,
         forward=(geo.cols, -geo.cols),
         double_step=(
@@ -180,6 +206,10 @@ def compile_variant(variant: Variant) -> Compiled:
             else (0, 0)
         ),
         back_rank=(geo.rank_masks[0], geo.rank_masks[rows - 1]),
+        castle_landing=(
+            1 << 2 | 1 << (geo.cols - 2),
+            1 << ((rows - 1) * geo.cols + 2) | 1 << ((rows - 1) * geo.cols + geo.cols - 2),
+        ),
         reset_kinds=(resets[0], resets[1]),
         z_piece=z_piece,
         z_turn=rng.getrandbits(64),
@@ -200,7 +230,80 @@ def compile_variant(variant: Variant) -> Compiled:
             else None
             for p in variant.pieces
         ],
+        rider_reach=rider_reach,
+        attacked=(
+            _attack_test(leap_groups[0], rider_groups[0]),
+            _attack_test(leap_groups[1], rider_groups[1]),
+        ),
+        attackers=(
+            _attack_set(leap_groups[0], rider_groups[0]),
+            _attack_set(leap_groups[1], rider_groups[1]),
+        ),
+        snipers=(_sniper_set(rider_groups[0]), _sniper_set(rider_groups[1])),
     )
+    comp.piece_moves = (
+        [build_piece_moves(comp, 0, False), build_piece_moves(comp, 1, False)],
+        [build_piece_moves(comp, 0, True), build_piece_moves(comp, 1, True)],
+    )
+    return comp
+
+
+def _compile(name: str, args: str, body: list[str], env: dict[str, object]) -> object:
+    """Build a function from straight-line source; the tables become default arguments (local
+    lookups, not global dict hits). Loops over pattern groups cost CPython more than the lookups
+    themselves, and these are the hottest calls of the core."""
+    names = "".join(f", {k}={k}" for k in env)
+    source = "\n".join([f"def {name}({args}{names}):", *body])
+    scope: dict[str, object] = dict(env)
+    exec(source, scope)
+    return scope[name]
+
+
+def _kinds_expr(group: tuple[int, ...]) -> str:
+    return "(" + " | ".join(f"kinds[{k}]" for k in group) + ")"
+
+
+def _attack_test(
+    leaps: list[tuple[Leap, tuple[int, ...]]], riders: list[tuple[Rider, tuple[int, ...]]]
+) -> AttackTest:
+    env: dict[str, object] = {}
+    body = []
+    for i, (leap, group) in enumerate(leaps):
+        env[f"L{i}"] = leap
+        body.append(f"    if L{i}[sq] & {_kinds_expr(group)} & theirs: return True")
+    for i, (rider, group) in enumerate(riders):
+        env[f"A{i}"] = rider.attacks
+        env[f"M{i}"] = rider.masks
+        body.append(f"    pcs = {_kinds_expr(group)} & theirs")
+        body.append(f"    if pcs and A{i}[sq][occupied & M{i}[sq]] & pcs: return True")
+    body.append("    return False")
+    return _compile("attacked", "kinds, theirs, sq, occupied", body, env)  # type: ignore[return-value]
+
+
+def _attack_set(
+    leaps: list[tuple[Leap, tuple[int, ...]]], riders: list[tuple[Rider, tuple[int, ...]]]
+) -> AttackSet:
+    env: dict[str, object] = {}
+    terms = ["0"]
+    for i, (leap, group) in enumerate(leaps):
+        env[f"L{i}"] = leap
+        terms.append(f"L{i}[sq] & {_kinds_expr(group)}")
+    for i, (rider, group) in enumerate(riders):
+        env[f"A{i}"] = rider.attacks
+        env[f"M{i}"] = rider.masks
+        terms.append(f"A{i}[sq][occupied & M{i}[sq]] & {_kinds_expr(group)}")
+    body = ["    return (" + " | ".join(f"({t})" for t in terms) + ") & theirs"]
+    return _compile("attackers", "kinds, theirs, sq, occupied", body, env)  # type: ignore[return-value]
+
+
+def _sniper_set(riders: list[tuple[Rider, tuple[int, ...]]]) -> SniperSet:
+    env: dict[str, object] = {}
+    terms = ["0"]
+    for i, (rider, group) in enumerate(riders):
+        env[f"E{i}"] = [table[0] for table in rider.attacks]  # attacks from each square, empty board
+        terms.append(f"E{i}[sq] & {_kinds_expr(group)}")
+    body = ["    return (" + " | ".join(f"({t})" for t in terms) + ") & theirs"]
+    return _compile("snipers", "kinds, theirs, sq", body, env)  # type: ignore[return-value]
 
 
 _CACHE: WeakKeyDictionary[Variant, Compiled] = WeakKeyDictionary()

@@ -27,46 +27,16 @@ def encode(frm: int, to: int, promo_kind: int = -1, flags: int = 0) -> int:
 
 def attacked_by(board: Board, color: int, sq: int, occupied: int) -> bool:
     """Could a piece of `color` capture on `sq` (pseudo-legally), with this occupancy?"""
-    if board.compiled.restrictions:
-        return bool(attackers(board, color, sq, occupied))
-    kinds = board.kind_bb
-    theirs = board.occ[color]
     comp = board.compiled
-    for leap, group in comp.leap_groups[color]:
-        if leap[sq]:
-            pcs = 0
-            for k in group:
-                pcs |= kinds[k]
-            if leap[sq] & pcs & theirs:
-                return True
-    for rider, group in comp.rider_groups[color]:
-        pcs = 0
-        for k in group:
-            pcs |= kinds[k]
-        pcs &= theirs
-        if pcs and rider.attacks[sq][occupied & rider.masks[sq]] & pcs:
-            return True
-    return False
+    if comp.restrictions:
+        return bool(attackers(board, color, sq, occupied))
+    return comp.attacked[color](board.kind_bb, board.occ[color], sq, occupied)
 
 
 def attackers(board: Board, color: int, sq: int, occupied: int) -> int:
     """Bitboard of the pieces of `color` that could capture on `sq`."""
-    kinds = board.kind_bb
-    theirs = board.occ[color]
     comp = board.compiled
-    out = 0
-    for leap, group in comp.leap_groups[color]:
-        pcs = 0
-        for k in group:
-            pcs |= kinds[k]
-        out |= leap[sq] & pcs
-    for rider, group in comp.rider_groups[color]:
-        pcs = 0
-        for k in group:
-            pcs |= kinds[k]
-        if pcs & theirs:
-            out |= rider.attacks[sq][occupied & rider.masks[sq]] & pcs
-    out &= theirs
+    out = comp.attackers[color](board.kind_bb, board.occ[color], sq, occupied)
     if comp.restrictions and out:
         out = _drop_restricted_attackers(board, out, sq)
     return out
@@ -151,12 +121,27 @@ def royal_squares(board: Board, color: int) -> int:
 
 def in_check(board: Board, color: int) -> bool:
     """Is any royal piece of `color` attacked?"""
-    royals = royal_squares(board, color)
-    occupied = board.occ[0] | board.occ[1]
+    comp = board.compiled
+    kinds = board.kind_bb
+    occ = board.occ
+    royals = 0
+    for k in comp.royal_kinds:
+        royals |= kinds[k]
+    royals &= occ[color]
+    occupied = occ[0] | occ[1]
     them = color ^ 1
+    if comp.restrictions:
+        while royals:
+            low = royals & -royals
+            if attackers(board, them, low.bit_length() - 1, occupied):
+                return True
+            royals ^= low
+        return False
+    test = comp.attacked[them]
+    theirs = occ[them]
     while royals:
         low = royals & -royals
-        if attacked_by(board, them, low.bit_length() - 1, occupied):
+        if test(kinds, theirs, low.bit_length() - 1, occupied):
             return True
         royals ^= low
     return False
@@ -222,46 +207,66 @@ def pins(board: Board, royal: int, us: int, occupied: int) -> dict[int, int]:
     """Our pieces that alone stand between the royal square and an enemy rider that could capture
     along that line: {blocker bit: squares it may still move to (the line and the rider)}."""
     comp = board.compiled
-    kinds = board.kind_bb
-    enemy = board.occ[us ^ 1]
+    out: dict[int, int] = {}
+    snipers = comp.snipers[us ^ 1](board.kind_bb, board.occ[us ^ 1], royal)
+    if not snipers:
+        return out
     own = board.occ[us]
     between = comp.between
     base = royal * comp.size
-    out: dict[int, int] = {}
-    for rider, group in comp.rider_groups[us ^ 1]:
-        pcs = 0
-        for k in group:
-            pcs |= kinds[k]
-        snipers = rider.attacks[royal][0] & pcs & enemy
-        while snipers:
-            low = snipers & -snipers
-            snipers ^= low
-            line = between[base + low.bit_length() - 1]
-            blockers = line & occupied
-            if blockers and not blockers & (blockers - 1) and blockers & own:
-                out[blockers] = line | low
+    while snipers:
+        low = snipers & -snipers
+        snipers ^= low
+        line = between[base + low.bit_length() - 1]
+        blockers = line & occupied
+        if blockers and not blockers & (blockers - 1) and blockers & own:
+            out[blockers] = line | low
     return out
 
 
 def generate_legal(board: Board) -> list[int]:
     """Every legal move; none once the game is won by reaching a camp (as Fairy-Stockfish counts)."""
+    return _legal(board, False)
+
+
+def generate_legal_captures(board: Board) -> list[int]:
+    """The legal moves quiescence searches (`is_noisy`): captures, promotions, en passant and moves of
+    campmate pieces into their camp. Equal to filtering generate_legal, without generating the rest."""
+    return _legal(board, True)
+
+
+def is_noisy(board: Board, m: int) -> bool:
+    """A capture (not a transformation in place), a promotion, en passant, or a campmate piece
+    stepping into its camp: the moves quiescence looks at."""
+    frm = m & SQ_MASK
+    to = m >> TO_SHIFT & SQ_MASK
+    if board.mailbox[to] >= 0 and frm != to:
+        return True
+    if m >> PROMO_SHIFT & 63 or m >> FLAG_SHIFT & FLAG_EP:
+        return True
+    comp = board.compiled
+    return bool(comp.camp_zone[board.turn] >> to & 1 and board.mailbox[frm] >> 1 in comp.camp_kinds)
+
+
+def _legal(board: Board, noisy: bool) -> list[int]:
     comp = board.compiled
     if comp.camp_kinds and campmate_reached(board):
         return []
     us = board.turn
-    royals = royal_squares(board, us)
-    if not comp.simple or royals & (royals - 1) or not royals:
-        return _generate_by_testing(board)
-    them = us ^ 1
     occ = board.occ
+    kinds = board.kind_bb
+    rk = comp.royal_kind
+    royals = kinds[rk] & occ[us] if rk >= 0 else 0
+    if not comp.simple or royals & (royals - 1) or not royals:
+        return _generate_by_testing(board, noisy)
+    them = us ^ 1
     own = occ[us]
     enemy = occ[them]
     occupied = own | enemy
-    kinds = board.kind_bb
     size = comp.size
     between = comp.between
     ksq = royals.bit_length() - 1
-    checkers = attackers(board, them, ksq, occupied)
+    checkers = comp.attackers[them](kinds, enemy, ksq, occupied)  # simple: no restrictions
 
     pin_masks = pins(board, ksq, us, occupied)
     pinned = 0
@@ -283,65 +288,106 @@ def generate_legal(board: Board) -> list[int]:
         target_mask = -1
 
     moves: list[int] = []
-    gens = comp.gens[us]
-    promo_zone = comp.promo_zone[us]
-    choices = comp.promo_choices[us]
-    not_own = ~own
-    empty = ~occupied
     if target_mask:
-        for g in gens:
-            if g.royal:
-                continue
-            bb = kinds[g.kind] & own
-            if not bb:
-                continue
-            zone = promo_zone if g.promotes else 0
-            quiet = g.quiet
-            capture = g.capture
-            qleap = quiet.leap
-            qriders = quiet.riders
-            while bb:
-                low = bb & -bb
-                bb ^= low
-                sq = low.bit_length() - 1
-                t = qleap[sq] if qleap is not None else 0
-                for r in qriders:
-                    t |= r.attacks[sq][occupied & r.masks[sq]]
-                if g.same:
-                    t &= not_own
-                else:
-                    t &= empty
-                    c = capture.leap[sq] if capture.leap is not None else 0
-                    for r in capture.riders:
-                        c |= r.attacks[sq][occupied & r.masks[sq]]
-                    t |= c & enemy
-                if g.pawn and comp.double_step[us] & low:
-                    one = sq + comp.forward[us]
-                    if empty >> one & 1:
-                        two = one + comp.forward[us]
-                        on_board = 0 <= two < size and empty >> two & 1 and target_mask >> two & 1
-                        if on_board and (not pinned & low or pin_masks[low] >> two & 1):
-                            moves.append(sq | two << TO_SHIFT | FLAG_DOUBLE << FLAG_SHIFT)
-                t &= target_mask
-                if pinned & low:
-                    t &= pin_masks[low]
-                if t:
-                    _emit(moves, sq, t, zone, choices)
+        comp.piece_moves[noisy][us](kinds, own, enemy, target_mask, pinned, pin_masks, moves)
+    append = moves.append
+    camp_zone = comp.camp_zone[us]
+    camp_kinds = comp.camp_kinds
     # The royal piece: every destination must be safe once it has left its square.
-    rk = board.mailbox[ksq] >> 1
-    t = pseudo_targets(board, ksq, rk, us, occupied)
+    kg = comp.gens[us][rk]
+    if noisy and not (camp_zone and rk in camp_kinds):
+        t = kg.capture.attacks(ksq, occupied) & enemy
+    elif kg.same:
+        t = kg.quiet.attacks(ksq, occupied) & ~own
+    else:
+        t = (kg.quiet.attacks(ksq, occupied) & ~occupied) | (kg.capture.attacks(ksq, occupied) & enemy)
+    if noisy:
+        t &= enemy | (camp_zone if rk in camp_kinds else 0)
     without_king = occupied ^ royals
+    test = comp.attacked[them]
     while t:
         low = t & -t
         t ^= low
         to = low.bit_length() - 1
-        if not attacked_by(board, them, to, without_king):
-            moves.append(ksq | to << TO_SHIFT)
+        if not test(kinds, enemy, to, without_king):
+            append(ksq | to << TO_SHIFT)
     if board.castling and not checkers:
-        _castling_moves(board, moves, ksq, us, occupied)
+        if not noisy:
+            _castling_moves(board, moves, ksq, us, occupied)
+        elif board.castling & comp.castle_landing[us]:
+            # Castling is noisy only where the king lands on its rook's square (odd geometries).
+            castles: list[int] = []
+            _castling_moves(board, castles, ksq, us, occupied)
+            moves += [m for m in castles if is_noisy(board, m)]
     if board.ep_square >= 0:
         _ep_moves(board, moves, us, occupied)
     return moves
+
+
+def has_legal_move(board: Board) -> bool:
+    """Is there any legal move? Usually answered by the first unpinned piece with a destination, so
+    quiescence can tell a quiet position from a stalemate without generating every move."""
+    comp = board.compiled
+    us = board.turn
+    if comp.camp_kinds and campmate_reached(board):
+        return False
+    royals = royal_squares(board, us)
+    if not comp.simple or royals & (royals - 1) or not royals:
+        return bool(_generate_by_testing(board, any_move=True))
+    them = us ^ 1
+    occ = board.occ
+    own = occ[us]
+    occupied = own | occ[them]
+    kinds = board.kind_bb
+    ksq = royals.bit_length() - 1
+    if comp.attacked[them](kinds, occ[them], ksq, occupied):
+        return bool(generate_legal(board))  # in check: rare here, let the full generator judge
+    pin_masks = pins(board, ksq, us, occupied)
+    for g in comp.gens[us]:
+        if g.royal:
+            continue
+        bb = kinds[g.kind] & own
+        while bb:
+            low = bb & -bb
+            bb ^= low
+            t = pseudo_targets(board, low.bit_length() - 1, g.kind, us, occupied)
+            if low in pin_masks:
+                t &= pin_masks[low]
+            if t:
+                return True
+    return bool(generate_legal(board))
+
+
+def gives_check(board: Board, m: int) -> bool:
+    """Would the legal move m leave a royal piece of the opponent attacked? Equal to pushing m and
+    asking in_check, but in the common case only the moved piece and the lines through its origin
+    are looked at (the opponent cannot be in check before our move)."""
+    comp = board.compiled
+    us = board.turn
+    kinds = board.kind_bb
+    occ = board.occ
+    rk = comp.royal_kind
+    royals = kinds[rk] & occ[us ^ 1] if rk >= 0 else 0
+    if rk < 0 or not comp.simple or royals & (royals - 1) or m >> FLAG_SHIFT & (FLAG_CASTLE | FLAG_EP):
+        board.push_int(m)
+        checked = in_check(board, us ^ 1)
+        board.pop_int()
+        return checked
+    if not royals:
+        return False
+    ksq = royals.bit_length() - 1
+    frm = m & SQ_MASK
+    to = m >> TO_SHIFT & SQ_MASK
+    promo = m >> PROMO_SHIFT & 63
+    g = comp.gens[us][promo - 1 if promo else board.mailbox[frm] >> 1]
+    # The moved piece itself (the empty-board reach filters out most moves before the lookup).
+    if g.reach[to] >> ksq & 1 and g.capture.attacks(to, (occ[0] | occ[1] | 1 << to) ^ 1 << frm) >> ksq & 1:
+        return True
+    if comp.rider_reach[us][ksq] >> frm & 1:
+        # A line through the origin may have opened: our other pieces, with the new occupancy.
+        frm_bb = 1 << frm
+        return comp.attacked[us](kinds, occ[us] ^ frm_bb, ksq, (occ[0] | occ[1] | 1 << to) ^ frm_bb)
+    return False
 
 
 def _castling_moves(board: Board, moves: list[int], ksq: int, us: int, occupied: int) -> None:
@@ -394,8 +440,9 @@ def _ep_moves(board: Board, moves: list[int], us: int, occupied: int, *, tested:
                     moves.append(m)
 
 
-def generate_pseudo(board: Board) -> list[int]:
-    """Every move ignoring royal safety (used by the make-and-test path)."""
+def generate_pseudo(board: Board, noisy: bool = False) -> list[int]:
+    """Every move ignoring royal safety (used by the make-and-test path). With `noisy`, ordinary moves
+    only to squares where they could be noisy (a superset of is_noisy: the caller filters)."""
     comp = board.compiled
     us = board.turn
     occ = board.occ
@@ -413,6 +460,11 @@ def generate_pseudo(board: Board) -> list[int]:
         if not bb or (g.quiet.empty and g.capture.empty):
             continue
         quiet, capture, same = g.quiet, g.capture, g.same
+        wanted = -1
+        if noisy:
+            wanted = enemy | (zone_all if g.promotes else 0)
+            if g.kind in comp.camp_kinds:
+                wanted |= comp.camp_zone[us]
         while bb:
             low = bb & -bb
             bb ^= low
@@ -428,6 +480,7 @@ def generate_pseudo(board: Board) -> list[int]:
                 two = one + comp.forward[us]
                 if empty >> one & 1 and 0 <= two < comp.size and empty >> two & 1:
                     moves.append(sq | two << TO_SHIFT | FLAG_DOUBLE << FLAG_SHIFT)
+            t &= wanted
             if t:
                 _emit(moves, sq, t, zone_all if g.promotes else 0, choices)
     if not comp.simple:
@@ -462,14 +515,19 @@ def _mechanism_moves(board: Board, moves: list[int], us: int, occupied: int) -> 
                         break
 
 
-def _generate_by_testing(board: Board) -> list[int]:
-    """Pseudo-legal moves, made and tested only where they could endanger a royal piece."""
+def _generate_by_testing(board: Board, noisy: bool = False, any_move: bool = False) -> list[int]:
+    """Pseudo-legal moves, made and tested only where they could endanger a royal piece. `noisy`: only
+    is_noisy moves; `any_move`: stop at the first legal move (a list of at most one)."""
     comp = board.compiled
-    moves = generate_pseudo(board)
+    moves = generate_pseudo(board, noisy)
     if not comp.simple:
         moves = list(dict.fromkeys(moves))  # a pull and an ordinary move with the same squares are one move
+    if noisy:
+        moves = [m for m in moves if is_noisy(board, m)]
     us = board.turn
     if in_check(board, us):
+        if any_move:
+            return next(([m] for m in moves if board.is_safe_after(m)), [])
         return [m for m in moves if board.is_safe_after(m)]
     # Our pieces that alone stand between a royal and an enemy rider: only moves that take one of them
     # away can open a line (restrictions are ignored here, which only means testing a few moves more).
@@ -513,4 +571,6 @@ def _generate_by_testing(board: Board) -> list[int]:
             risky = False
         if not risky or board.is_safe_after(m):
             out.append(m)
+            if any_move:
+                break
     return out

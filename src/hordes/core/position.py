@@ -121,8 +121,10 @@ class LegalMoves:
         return f"<LegalMoves ({', '.join(m.uci() for m in self)})>"
 
 
-# An undo record: move int, kind bitboards, occupancy, mailbox changes, castling, ep, clocks, hash
-_Undo = tuple[int, list[int], list[int], list[tuple[int, int]], int, int, int, int, int]
+# An undo record: move int, the kind and occupancy lists before the move (push works on copies, so a
+# stored list is never changed again and Board copies may share it), the from and to squares' codes,
+# castling, ep, clocks, hash, and further mailbox changes (castling, en passant) or None.
+_Undo = tuple[int, list[int], list[int], int, int, int, int, int, int, int, list[tuple[int, int]] | None]
 
 
 class Board:
@@ -174,6 +176,7 @@ class Board:
             self._hash ^= comp.z_ep[setup.ep_square % comp.cols]
         self._stack: list[_Undo] = []
         self._hashes: list[int] = [self._hash]
+        self._nulls: list[tuple[int, int, int, int]] = []
 
     def _ep_capturable(self, ep: int, by: int) -> bool:
         """Could a pawn of `by` capture onto ep (pseudo-legally)? Only then is an ep square recorded."""
@@ -209,6 +212,7 @@ class Board:
         new._hash = self._hash
         new._stack = list(self._stack) if stack else []
         new._hashes = list(self._hashes) if stack else [self._hash]
+        new._nulls = list(self._nulls) if stack else []
         return new
 
     def zobrist_hash(self) -> int:
@@ -330,28 +334,28 @@ class Board:
         to = m >> TO_SHIFT & SQ_MASK
         flags = m >> FLAG_SHIFT
         mailbox = self.mailbox
-        kinds = self.kind_bb
-        occ = self.occ
+        old_kinds = self.kind_bb
+        old_occ = self.occ
+        self.kind_bb = kinds = old_kinds[:]
+        self.occ = occ = old_occ[:]
         us = self.turn
         code = mailbox[frm]
         captured = mailbox[to]
-        changes = [(frm, code), (to, captured)]
+        ep_old = self.ep_square
+        castling = self.castling
+        halfmove = self.halfmove
+        h = self._hash
+        changes: list[tuple[int, int]] | None = [] if flags else None
         self._stack.append(
-            (
-                m,
-                list(kinds),
-                list(occ),
-                changes,
-                self.castling,
-                self.ep_square,
-                self.halfmove,
-                self.fullmove,
-                self._hash,
-            )
+            (m, old_kinds, old_occ, code, captured, castling, ep_old, halfmove, self.fullmove, h, changes)
         )
-        h = self._hash ^ comp.z_turn
-        if self.ep_square >= 0:
-            h ^= comp.z_ep[self.ep_square % comp.cols]
+        h ^= comp.z_turn
+        if ep_old >= 0:
+            h ^= comp.z_ep[ep_old % comp.cols]
+            self.ep_square = -1
+        if us:
+            self.fullmove += 1
+        self.turn = us ^ 1
         frm_bb = 1 << frm
         to_bb = 1 << to
         kind = code >> 1
@@ -361,92 +365,99 @@ class Board:
             kinds[new >> 1] |= frm_bb
             h ^= zp[code][frm] ^ zp[new][frm]
             mailbox[frm] = new
-            self.ep_square = -1
-            self.halfmove += 1
-            if us == 1:
-                self.fullmove += 1
-            self.turn = us ^ 1
+            self.halfmove = halfmove + 1
             self._hash = h
             self._hashes.append(h)
             return
         # lift the moving piece (of either colour: a magnet may pull an enemy piece)
-        owner = code & 1
         kinds[kind] ^= frm_bb
-        occ[owner] ^= frm_bb
+        occ[code & 1] ^= frm_bb
         h ^= zp[code][frm]
         mailbox[frm] = EMPTY
-        reset = kind in comp.reset_kinds[us]
         if captured != EMPTY:
             kinds[captured >> 1] ^= to_bb
             occ[captured & 1] ^= to_bb
             h ^= zp[captured][to]
-            reset = True
-        if flags & FLAG_EP:
-            victim_sq = to - comp.forward[us]
-            victim = mailbox[victim_sq]
-            changes.append((victim_sq, victim))
-            kinds[victim >> 1] ^= 1 << victim_sq
-            occ[victim & 1] ^= 1 << victim_sq
-            h ^= zp[victim][victim_sq]
-            mailbox[victim_sq] = EMPTY
+            self.halfmove = 0
+        elif kind in comp.reset_kinds[us]:
+            self.halfmove = 0
+        else:
+            self.halfmove = halfmove + 1
         promo = (m >> PROMO_SHIFT & 63) - 1
         placed = promo * 2 + us if promo >= 0 else code
-        if comp.owner_change[kind] and (captured != EMPTY or flags & FLAG_EP):
+        if changes is not None:
+            if flags & FLAG_EP:
+                victim_sq = to - comp.forward[us]
+                victim = mailbox[victim_sq]
+                changes.append((victim_sq, victim))
+                kinds[victim >> 1] ^= 1 << victim_sq
+                occ[victim & 1] ^= 1 << victim_sq
+                h ^= zp[victim][victim_sq]
+                mailbox[victim_sq] = EMPTY
+                if comp.owner_change[kind]:
+                    placed ^= 1
+            elif flags & FLAG_CASTLE:
+                h = self._castle_rook(h, frm, to, us, changes)
+        if captured != EMPTY and comp.owner_change[kind]:
             placed ^= 1  # Andernach: the capturer (after promoting) changes sides
         kinds[placed >> 1] |= to_bb
         occ[placed & 1] |= to_bb
         h ^= zp[placed][to]
         mailbox[to] = placed
-        if flags & FLAG_CASTLE:
-            rank_rights = self.castling & comp.back_rank[us]
-            if to > frm:
-                rook = rank_rights.bit_length() - 1
-                rook_to = to - 1
-            else:
-                rook = (rank_rights & -rank_rights).bit_length() - 1
-                rook_to = to + 1
-            rcode = mailbox[rook]
-            if rook != to:  # the king may land where the rook stood only in odd geometries
-                changes.append((rook, rcode))
-                mailbox[rook] = EMPTY
-            changes.append((rook_to, mailbox[rook_to]))
-            kinds[rcode >> 1] ^= 1 << rook
-            occ[us] ^= 1 << rook
-            kinds[rcode >> 1] |= 1 << rook_to
-            occ[us] |= 1 << rook_to
-            h ^= zp[rcode][rook] ^ zp[rcode][rook_to]
-            mailbox[rook_to] = rcode
         # castling rights: a royal move clears its rank; a move from or to a rook square clears that square
-        if self.castling:
-            old = self.castling
-            new = old & ~frm_bb & ~to_bb
+        if castling:
+            new_rights = castling & ~frm_bb & ~to_bb
             if kind in comp.royal_kinds:
-                new &= ~comp.back_rank[us]
-            if new != old:
-                diff = old ^ new
+                new_rights &= ~comp.back_rank[us]
+            if new_rights != castling:
+                diff = castling ^ new_rights
                 while diff:
                     low = diff & -diff
                     h ^= comp.z_castle[low.bit_length() - 1]
                     diff ^= low
-                self.castling = new
-        self.ep_square = -1
+                self.castling = new_rights
         if flags & FLAG_DOUBLE:
             ep = (frm + to) // 2
             if self._ep_capturable(ep, us ^ 1):
                 self.ep_square = ep
                 h ^= comp.z_ep[ep % comp.cols]
-        self.halfmove = 0 if reset else self.halfmove + 1
-        if us == 1:
-            self.fullmove += 1
-        self.turn = us ^ 1
         self._hash = h
         self._hashes.append(h)
 
-    def pop_int(self) -> int:
-        m, kinds, occ, changes, castling, ep, halfmove, fullmove, h = self._stack.pop()
+    def _castle_rook(self, h: int, frm: int, to: int, us: int, changes: list[tuple[int, int]]) -> int:
+        """Move the castling rook (the king's squares are handled by push_int); returns the hash."""
+        comp = self.compiled
+        zp = comp.z_piece
         mailbox = self.mailbox
-        for sq, code in reversed(changes):
-            mailbox[sq] = code
+        kinds = self.kind_bb
+        occ = self.occ
+        rank_rights = self.castling & comp.back_rank[us]
+        if to > frm:
+            rook = rank_rights.bit_length() - 1
+            rook_to = to - 1
+        else:
+            rook = (rank_rights & -rank_rights).bit_length() - 1
+            rook_to = to + 1
+        rcode = mailbox[rook]
+        if rook != to:  # the king may land where the rook stood only in odd geometries
+            changes.append((rook, rcode))
+            mailbox[rook] = EMPTY
+        changes.append((rook_to, mailbox[rook_to]))
+        kinds[rcode >> 1] ^= 1 << rook
+        occ[us] ^= 1 << rook
+        kinds[rcode >> 1] |= 1 << rook_to
+        occ[us] |= 1 << rook_to
+        mailbox[rook_to] = rcode
+        return h ^ zp[rcode][rook] ^ zp[rcode][rook_to]
+
+    def pop_int(self) -> int:
+        m, kinds, occ, code, captured, castling, ep, halfmove, fullmove, h, changes = self._stack.pop()
+        mailbox = self.mailbox
+        if changes:
+            for sq, c in reversed(changes):
+                mailbox[sq] = c
+        mailbox[m >> TO_SHIFT & SQ_MASK] = captured
+        mailbox[m & SQ_MASK] = code
         self.kind_bb = kinds
         self.occ = occ
         self.castling = castling
@@ -457,6 +468,29 @@ class Board:
         self.turn ^= 1
         self._hashes.pop()
         return m
+
+    def push_null(self) -> None:
+        """Pass the move (for null-move pruning): the other side moves next, the hash changes as a
+        move's would, and the reversible-move count restarts, so repetition detection does not look
+        back across the pass. Not part of move_stack; undo with pop_null, before any earlier pop_int."""
+        comp = self.compiled
+        self._nulls.append((self.ep_square, self.halfmove, self.fullmove, self._hash))
+        h = self._hash ^ comp.z_turn
+        if self.ep_square >= 0:
+            h ^= comp.z_ep[self.ep_square % comp.cols]
+            self.ep_square = -1
+        if self.turn == 1:
+            self.fullmove += 1
+        self.turn ^= 1
+        self.halfmove = 0
+        self._hash = h
+        self._hashes.append(h)
+
+    def pop_null(self) -> None:
+        """Take back the last push_null."""
+        self.ep_square, self.halfmove, self.fullmove, self._hash = self._nulls.pop()
+        self.turn ^= 1
+        self._hashes.pop()
 
     def is_safe_after(self, m: int) -> bool:
         """Make the move and test that no royal piece of the mover can be captured."""

@@ -40,6 +40,7 @@ TO = movegen.TO_SHIFT
 PROMO = movegen.PROMO_SHIFT
 FLAGS = movegen.FLAG_SHIFT
 SPECIAL = movegen.FLAG_CASTLE | movegen.FLAG_EP  # moves that touch more than their two squares
+FLAG_EP = movegen.FLAG_EP
 KEY_SHIFT = 32  # ordering keys sit above the move int: key << 32 | move sorts by key
 
 # Late-move reductions by depth and move number (the usual logarithmic formula).
@@ -51,28 +52,6 @@ for _d in range(1, MAX_DEPTH + 1):
 
 class _Abort(Exception):
     """A limit or the stop signal ended the search mid-iteration."""
-
-
-def _null_push(board: Board) -> tuple[int, int, int, int]:
-    """Pass the move (for null-move pruning). Board has no public null move yet: this flips the side to
-    move and the hash exactly as a move would, and sets the reversible-move count to 0 so repetition
-    detection does not look back across the pass."""
-    comp = board.compiled
-    saved = (board.turn, board.ep_square, board.halfmove, board._hash)
-    h = board._hash ^ comp.z_turn
-    if board.ep_square >= 0:
-        h ^= comp.z_ep[board.ep_square % comp.cols]
-    board.ep_square = -1
-    board.turn ^= 1
-    board.halfmove = 0
-    board._hash = h
-    board._hashes.append(h)
-    return saved
-
-
-def _null_pop(board: Board, saved: tuple[int, int, int, int]) -> None:
-    board.turn, board.ep_square, board.halfmove, board._hash = saved
-    board._hashes.pop()
 
 
 class Searcher:
@@ -98,12 +77,17 @@ class Searcher:
         self.moves_new: dict[int, list[int]] = {}
         self.moves_old: dict[int, list[int]] = {}
         self.moves_capacity = max(4096, hash_mb * 1024 * 1024 // 400)
+        # The same for the captures generator's lists (quiescence and the first stage of a node).
+        self.noisy_new: dict[int, list[int]] = {}
+        self.noisy_old: dict[int, list[int]] = {}
 
     def new_game(self) -> None:
         self.tt.clear()
         self.history.clear()
         self.moves_new = {}
         self.moves_old = {}
+        self.noisy_new = {}
+        self.noisy_old = {}
 
     def search(
         self, board: Board, limits: Limits | None = None, *, noise: int = 0, seed: int | None = None
@@ -170,7 +154,13 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
     camp_zone = comp.camp_zone
     camp_reached = movegen.campmate_reached
     gen = movegen.generate_legal
+    gen_captures = movegen.generate_legal_captures
+    has_legal_move = movegen.has_legal_move
     in_check = movegen.in_check
+    # gives_check before the move lets futility pruning skip the push; where it would itself make and
+    # unmake the move (variant mechanisms, several royals) the search asks in_check after pushing.
+    check_first = comp.simple and comp.royal_kind >= 0
+    gives_check = movegen.gives_check
     attacked_by = movegen.attacked_by
     push = b.push_int
     pop = b.pop_int
@@ -224,6 +214,20 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
             if len(cache) >= owner.moves_capacity:
                 owner.moves_old = cache
                 owner.moves_new = {}
+        return moves
+
+    def noisy_moves(key: int) -> list[int]:
+        """The captures generator's list, cached like legal_moves."""
+        moves = owner.noisy_new.get(key)
+        if moves is None:
+            moves = owner.noisy_old.get(key)
+            if moves is None:
+                moves = gen_captures(b)
+            cache = owner.noisy_new
+            cache[key] = moves
+            if len(cache) >= owner.moves_capacity:
+                owner.noisy_old = cache
+                owner.noisy_new = {}
         return moves
 
     def poll() -> None:
@@ -291,7 +295,7 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
         if victim >= 0 and frm != to:
             attacker = mailbox[frm]
             key = (value[victim] - owner_cost[attacker]) * 16 - (value[attacker] >> 6) + (1 << 24)
-        elif m >> FLAGS & movegen.FLAG_EP:
+        elif m >> FLAGS & FLAG_EP:
             key = (1 << 24) + 16 * pawn_unit
         promo = m >> PROMO & 63
         if promo:
@@ -325,8 +329,10 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
             stand = static(packed)
             if stand >= beta:
                 return stand
-            moves = legal_moves()
-            if not moves:
+            # Only the moves quiescence plays; an empty list is a stalemate only if no quiet move exists.
+            key = b.zobrist_hash()
+            moves = owner.moves_new.get(key) or owner.moves_old.get(key) or noisy_moves(key)
+            if not moves and not has_legal_move(b):
                 return no_moves_score(ply, False)
             if stand > alpha:
                 alpha = stand
@@ -351,7 +357,7 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
                         if attacked_by(b, them, to, occupied):
                             continue
                     keyed.append(((gain * 16 - (value[attacker] >> 6) + (1 << 24)) << KEY_SHIFT) | m)
-                elif m >> PROMO & 63 or m >> FLAGS & movegen.FLAG_EP:
+                elif m >> PROMO & 63 or m >> FLAGS & FLAG_EP:
                     keyed.append(order_key(m) << KEY_SHIFT | m)
                 elif zone >> to & 1 and mailbox[frm] >> 1 in camp_kinds:
                     keyed.append((1 << 30) << KEY_SHIFT | m)  # reaching the camp wins at once
@@ -363,9 +369,14 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
             m = km & low32
             bf = mailbox[m & SQ]
             bt = mailbox[m >> TO & SQ]
-            push(m)
+            if check_first:
+                gives = gives_check(b, m)
+                push(m)
+            else:
+                push(m)
+                gives = in_check(b, b.turn)
             child = child_packed(m, packed, bf, bt)
-            score = -qsearch(-beta, -alpha, ply + 1, child, in_check(b, b.turn), qply + 1)
+            score = -qsearch(-beta, -alpha, ply + 1, child, gives, qply + 1)
             pop()
             if score > best:
                 best = score
@@ -458,9 +469,9 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
                 kind_bb = b.kind_bb
                 if any(kind_bb[k] & own for k in nonpawn_kinds):
                     r = 2 + depth // 6
-                    saved = _null_push(b)
+                    b.push_null()
                     score = -negamax(depth - 1 - r, -beta, -beta + 1, ply + 1, packed, False, False)
-                    _null_pop(b, saved)
+                    b.pop_null()
                     if score >= beta:
                         return beta if score < MATE_BOUND else score
         # ----- move loop ------------------------------------------------------------------------
@@ -471,7 +482,10 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
         k1, k2 = killers[ply]
         low32 = (1 << KEY_SHIFT) - 1
         order = [hash_move] if hash_move else []
-        generated = False
+        # Moves come in stages: the hash move; captures, promotions and en passant from the captures
+        # generator (enough at most cut nodes); then the rest. With the full list cached, stage 1 is
+        # skipped. The order equals one sort of all moves, since the noisy keys are above the others.
+        stage = 0
         best = -INF
         best_move = 0
         bound = UPPER
@@ -488,27 +502,38 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
         while True:
             i += 1
             if i == len(order):
-                if generated:
-                    break
-                generated = True
-                moves = legal_moves()
-                if not moves:
-                    return no_moves_score(ply, checked)
                 keyed = []
-                for m in moves:
-                    if m == hash_move:
-                        continue
-                    to = m >> TO & SQ
-                    if (mailbox[to] >= 0 and m & SQ != to) or m >> PROMO & 63 or m >> FLAGS & movegen.FLAG_EP:
-                        keyed.append((order_key(m) + (1 << 40)) << KEY_SHIFT | m)
-                    elif m == k1:
-                        keyed.append((1 << 40) - 2 << KEY_SHIFT | m)
-                    elif m == k2:
-                        keyed.append((1 << 40) - 3 << KEY_SHIFT | m)
-                    else:
-                        keyed.append(history[hist_base + (m & SQ) * size + to] << KEY_SHIFT | m)
+                if stage == 0 and key not in owner.moves_new and key not in owner.moves_old:
+                    stage = 1
+                    for m in noisy_moves(key):
+                        to = m >> TO & SQ
+                        if m != hash_move and (
+                            (mailbox[to] >= 0 and m & SQ != to) or m >> PROMO & 63 or m >> FLAGS & FLAG_EP
+                        ):
+                            keyed.append((order_key(m) + (1 << 40)) << KEY_SHIFT | m)
                 if not keyed:
-                    break
+                    if stage == 2:
+                        break
+                    noisy_done = stage == 1
+                    stage = 2
+                    moves = legal_moves()
+                    if not moves:
+                        return no_moves_score(ply, checked)
+                    for m in moves:
+                        if m == hash_move:
+                            continue
+                        to = m >> TO & SQ
+                        if (mailbox[to] >= 0 and m & SQ != to) or m >> PROMO & 63 or m >> FLAGS & FLAG_EP:
+                            if not noisy_done:
+                                keyed.append((order_key(m) + (1 << 40)) << KEY_SHIFT | m)
+                        elif m == k1:
+                            keyed.append((1 << 40) - 2 << KEY_SHIFT | m)
+                        elif m == k2:
+                            keyed.append((1 << 40) - 3 << KEY_SHIFT | m)
+                        else:
+                            keyed.append(history[hist_base + (m & SQ) * size + to] << KEY_SHIFT | m)
+                    if not keyed:
+                        break
                 keyed.sort(reverse=True)
                 order += [km & low32 for km in keyed]
             m = order[i]
@@ -520,14 +545,20 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
             quiet = (
                 (bt < 0 or frm == to)
                 and not m >> PROMO & 63
-                and not m >> FLAGS & movegen.FLAG_EP
+                and not m >> FLAGS & FLAG_EP
                 and not (zone >> to & 1 and bf >> 1 in camp_kinds)
             )
-            push(m)
-            gives = in_check(b, b.turn)
-            if futile and quiet and not gives and i > 0 and best > -MATE_BOUND:
-                pop()
-                continue
+            if check_first:
+                gives = gives_check(b, m)
+                if futile and quiet and not gives and i > 0 and best > -MATE_BOUND:
+                    continue
+                push(m)
+            else:
+                push(m)
+                gives = in_check(b, b.turn)
+                if futile and quiet and not gives and i > 0 and best > -MATE_BOUND:
+                    pop()
+                    continue
             child = child_packed(m, packed, bf, bt)
             if pv_node:
                 pv_table[ply + 1] = []

@@ -1,0 +1,123 @@
+"""The non-royal part of the fast legal generator, written out as straight-line Python per variant.
+
+A loop over piece kinds that asks each kind's pattern "leaper? riders? same for captures?" costs
+CPython more than the table lookups themselves. So for each colour (and for the full and the
+captures-only generator) the loop is unrolled here into source with the tables as default arguments
+and the answers to those questions decided once. The emitted moves and their order are exactly those
+of the generic loop this replaced (kinds in order, squares ascending, a double step before the
+piece's other moves).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from hordes.core.tables import Pattern
+
+if TYPE_CHECKING:
+    from hordes.core.compiled import Compiled
+
+# pieces(kind_bb, own, enemy, target_mask, pinned, pin_masks, moves) appends the non-royal moves.
+PieceMoves = Callable[[list[int], int, int, int, int, dict[int, int], list[int]], None]
+
+TO_SHIFT = 10
+PROMO_SHIFT = 20
+DOUBLE = 4 << 26  # FLAG_DOUBLE << FLAG_SHIFT (movegen's encoding)
+
+
+def emit_promotions(moves: list[int], frm: int, targets: int, zone: int, choices: tuple[int, ...]) -> None:
+    """Targets in the promotion zone become one move per choice; the others plain moves."""
+    promo = targets & zone
+    targets ^= promo
+    while promo:
+        low = promo & -promo
+        to = low.bit_length() - 1
+        for c in choices:
+            moves.append(frm | to << TO_SHIFT | (c + 1) << PROMO_SHIFT)
+        promo ^= low
+    while targets:
+        low = targets & -targets
+        moves.append(frm | (low.bit_length() - 1) << TO_SHIFT)
+        targets ^= low
+
+
+def _pattern_expr(p: Pattern, name: str, env: dict[str, object]) -> str:
+    terms = []
+    if p.leap is not None:
+        env[f"{name}L"] = p.leap
+        terms.append(f"{name}L[sq]")
+    for j, r in enumerate(p.riders):
+        env[f"{name}A{j}"] = r.attacks
+        env[f"{name}M{j}"] = r.masks
+        terms.append(f"{name}A{j}[sq][occupied & {name}M{j}[sq]]")
+    return "(" + " | ".join(terms) + ")" if terms else "0"
+
+
+def build_piece_moves(comp: Compiled, us: int, noisy: bool) -> PieceMoves:
+    env: dict[str, object] = {"emit": emit_promotions}
+    body = [
+        "    occupied = own | enemy",
+        "    empty = ~occupied",
+        "    not_own = ~own",
+        "    append = moves.append",
+    ]
+    for g in comp.gens[us]:
+        if g.royal or (g.quiet.empty and g.capture.empty):
+            continue
+        k = g.kind
+        zone = comp.promo_zone[us] if g.promotes else 0
+        camp = comp.camp_zone[us] if k in comp.camp_kinds else 0
+        env[f"CH{k}"] = comp.promo_choices[us]
+        quiet = _pattern_expr(g.quiet, f"Q{k}", env)
+        capture = _pattern_expr(g.capture, f"C{k}", env)
+        double = g.pawn and comp.double_step[us] and (not noisy or camp)
+        body.append(f"    bb = kinds[{k}] & own")
+        body.append("    if bb:")
+        if noisy:
+            # Only captures, promotions and steps into the camp.
+            body.append(f"        wanted = target_mask & (enemy | {zone | camp})")
+        else:
+            body.append("        wanted = target_mask")
+        body.append("        while bb and wanted:")
+        body.append("            low = bb & -bb")
+        body.append("            bb ^= low")
+        body.append("            sq = low.bit_length() - 1")
+        if g.same:
+            body.append(f"            t = {quiet} & not_own")
+        elif noisy and not zone | camp:
+            body.append(f"            t = {capture} & enemy")
+        else:
+            body.append(f"            t = ({quiet} & empty) | ({capture} & enemy)")
+        if double:
+            fwd = comp.forward[us]
+            body += [
+                f"            if {comp.double_step[us]} & low:",
+                f"                one = sq + {fwd}",
+                "                if empty >> one & 1:",
+                f"                    two = one + {fwd}",
+                f"                    if 0 <= two < {comp.size} and empty >> two & 1 and wanted >> two & 1:",
+                "                        if not pinned & low or pin_masks[low] >> two & 1:",
+                f"                            append(sq | two << {TO_SHIFT} | {DOUBLE})",
+            ]
+        body.append("            t &= wanted")
+        body.append("            if pinned & low:")
+        body.append("                t &= pin_masks[low]")
+        indent = "            "
+        if zone:
+            body.append(f"            if t & {zone}:")
+            body.append(f"                emit(moves, sq, t, {zone}, CH{k})")
+            body.append("                continue")
+        body += [
+            f"{indent}while t:",
+            f"{indent}    b = t & -t",
+            f"{indent}    append(sq | (b.bit_length() - 1) << {TO_SHIFT})",
+            f"{indent}    t ^= b",
+        ]
+    names = "".join(f", {n}={n}" for n in env)
+    args = "kinds, own, enemy, target_mask, pinned, pin_masks, moves"
+    source = "\n".join([f"def pieces({args}{names}):", *body, "    return None"])
+    scope: dict[str, object] = dict(env)
+    exec(source, scope)
+    fn: PieceMoves = scope["pieces"]  # type: ignore[assignment]
+    return fn

@@ -40,8 +40,9 @@ def test_model_is_exact_at_the_documents_numbers(name: str) -> None:
 
 
 def changed_numbers(model: Model, rng: random.Random) -> np.ndarray:
-    """Every piece value moved by up to ±30 %, and several weights changed (mop-up stays off: its
-    activation depends on the material balance, which the model freezes)."""
+    """Every piece value moved by up to ±30 %, and several weights changed (mop-up's weights stay:
+    they are not fitted together with the values, but the document's mop-up is gated by the lead
+    at the new values, e.g. hordes.md's)."""
     theta = model.theta0.copy()
     new_weights = {
         "centre": (9, 5),
@@ -87,6 +88,37 @@ def test_model_matches_the_tuned_document_within_rounding(name: str, tmp_path: P
     assert not np.array_equal(model.evaluate(model.theta0), real)  # the numbers did change the scores
 
 
+@pytest.mark.parametrize("scale", [0.7, 1.3])
+def test_mop_up_gate_follows_the_tuned_piece_values(scale: float, tmp_path: Path) -> None:
+    """hordes.md switches mop-up on: it applies only for the side ahead by mop_up_margin (endgame
+    values). Scaled piece values move positions across that margin, and the model gates mop-up by its
+    own lead, so it stays the Evaluator of the tuned document to the unit (only the values change:
+    no mobility rounding)."""
+    fens = random_positions("hordes", games=6, seed=5, plies=120)
+    variant = load_variant("hordes")
+    model = Model(variant, extract_features("hordes", fens, chunk=50))
+    assert np.count_nonzero(model.f.mop_up) > 0
+    theta = model.theta0.copy()
+    for i, p in enumerate(model.params):
+        if p.kind == "value":
+            theta[i] = round(theta[i] * scale)
+    flipped = model.mop_up_steps(theta) != model.mop_up_steps(model.theta0)
+    assert np.count_nonzero(flipped) >= 5  # the new values switch mop-up on or off in some positions
+    changes = [
+        (p, int(model.theta0[i]), int(theta[i]))
+        for i, p in enumerate(model.params)
+        if theta[i] != model.theta0[i]
+    ]
+    out = tmp_path / "t.md"
+    tuned = REGISTRY.parse(tuned_document(variant, changes, out, ["test"]), str(out), tmp_path)
+    real = white_scores(Evaluator(tuned), "hordes", fens)
+    assert np.array_equal(model.evaluate(theta), real)
+    # The Jacobian holds the gate: a unit step of a value moves no score by a mop-up step (50 units
+    # in hordes.md; the scores themselves jump where a lead lies on the margin, as at scale 1.3).
+    values = [i for i, p in enumerate(model.params) if p.kind == "value"]
+    assert float(np.max(np.abs(model.jacobian(theta, values)))) < 50
+
+
 def test_select_params() -> None:
     chess = load_variant("chess")
     names = lambda spec: [p.name for p in select_params(chess, spec)]  # noqa: E731
@@ -96,7 +128,16 @@ def test_select_params() -> None:
     everything = names(None)
     assert "K.mg" not in everything and "null_move" not in everything and "pawn_unit" not in everything
     assert {"centre.mg", "royal_danger.eg", "tempo", "campmate_threat"} <= set(everything)
-    assert set(names("values,weights")) == set(everything)
+    # mop-up is switched on by the material balance: never fitted together with the values
+    assert "mop_up.mg" not in everything and "mop_up_margin" not in everything
+    assert set(names("values")) | set(names("weights")) == set(everything) | {
+        "mop_up.mg",
+        "mop_up.eg",
+        "mop_up_margin",
+    }
+    with pytest.raises(HordesError, match="mop_up depends on the material balance"):
+        select_params(chess, "values,weights")
+    assert names("mop_up") == ["mop_up.mg", "mop_up.eg"]
     with pytest.raises(HordesError, match="unknown parameter 'speed'"):
         select_params(chess, "values,speed")
     with pytest.raises(HordesError, match="royal"):
@@ -104,7 +145,9 @@ def test_select_params() -> None:
 
 
 def test_threshold_terms_are_not_fitted_as_weights(tmp_path: Path) -> None:
-    """mop_up_margin is a threshold, not a weight: the second finite-difference step finds it."""
+    """mop_up_margin is a threshold, not a weight: marked non-linear while mop-up is on; the mop-up
+    weights themselves are linear (the model gates them), as is a weight found so by its two
+    finite-difference steps."""
     from hordes.tune import texel
 
     fens = random_positions("chess", games=4, seed=11, plies=150)

@@ -66,6 +66,9 @@ SWITCHES: dict[str, bool] = {
     "late_move_reductions": True,
 }
 OTHER_KEYS = {"pawn_unit"}  # internal units of one pawn, for UCI "score cp" (default: the pawn's eg value)
+# Terms switched on by the material balance: their effect is not linear in the piece values, so
+# `hordes tune` fits them in a run of their own, never together with the values.
+MATERIAL_GATED = frozenset({"mop_up", "mop_up_margin"})
 ALL_KEYS = set(PAIR_TERMS) | set(SCALAR_TERMS) | set(SWITCHES) | OTHER_KEYS
 
 # Packed scores: phase << 2*BITS | mg << BITS | eg, each field signed with |value| < 2**(BITS-1).
@@ -512,6 +515,12 @@ class Evaluator:
                                     n += sign
                                 break
         return n
+
+    def mop_up_parts(self, board: Board) -> tuple[int, int]:
+        """The ungated mop-up steps (White-positive) if White were the side ahead, and if Black were:
+        `extras` adds the one of the side whose lead (the endgame field of the packed sum) reaches
+        mop_up_margin, times the mop_up weights. For the tuner, which moves the lead."""
+        return self.mop_up_steps(board, 0), self.mop_up_steps(board, 1)
 
     def mop_up_steps(self, board: Board, winner: int) -> int:
         """White-positive when White is `winner`: how far the loser's royals stand from the centre,

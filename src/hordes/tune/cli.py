@@ -50,7 +50,7 @@ def register(subparsers: Any) -> None:
         type=int,
         default=3,
         help="most feature extractions: another at the fitted numbers while the linear model is off "
-        "the real evaluation by more than rounding (default 3)",
+        "the real evaluation by more than rounding, a safety check (default 3)",
     )
     p.add_argument("--seed", type=int, default=0, help="seed for sampling and the match (default 0)")
     p.add_argument(
@@ -141,8 +141,9 @@ def _cmd_tune(args: argparse.Namespace) -> int:
         ]
         tuned = REGISTRY.parse(tuned_document(variant, changes, out, []), str(out), base)
         # The tuned document's own Evaluator on every position: the error it really has, and how far
-        # the linear model was from it (more than the rounding of mobility terms: a term that is not
-        # linear in the numbers, such as mop-up's activation by the material balance).
+        # the linear model was from it. The model gates mop-up by the material balance itself, so
+        # more than the rounding of mobility terms is unexpected (a lead within rounding of
+        # mop_up_margin, or a term that is not linear in the numbers): then features again.
         real = _white_scores(Evaluator(tuned), variant, fens)
         deviation = np.abs(model.evaluate(np.array(result.new, dtype=np.float64)) - real)
         real_error = mse(results, real, first.k)

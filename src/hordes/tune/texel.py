@@ -5,19 +5,22 @@ The evaluation (`hordes.engine.evaluate.Evaluator`) is, per position and from Wh
     taper(T_mg, T_eg) + taper(X_mg, X_eg) + R
 
 where T is the piece-square sum (material and every table term), X the per-node extras (royal
-shelter and danger, ...), R what is left (tempo, campmate threat) and `taper` blends middlegame and
-endgame by the phase (the middlegame material on the board). T, X and R are linear in the tuned
+shelter and danger, ..., mop-up), R what is left (tempo, campmate threat) and `taper` blends
+middlegame and endgame by the phase (the middlegame material on the board). T, R and X without
+mop-up are linear in the tuned
 numbers, apart from the rounding of mobility terms to whole units. So each position is reduced once
 to its base components and their derivatives, one column per parameter: piece values analytically
 (White's minus Black's count of the kind), every evaluation weight by a finite difference of the
 Evaluator itself (so terms added to `PAIR_TERMS` / `SCALAR_TERMS` later are tuned without code
 here). The phase is the one non-linear part — piece values decide both a position's phase and the
-phase bounds — and is computed exactly from the piece counts. The model reproduces the Evaluator
-exactly at the document's numbers; elsewhere within the rounding of mobility terms (half a unit per
-piece). `hordes tune` measures that against the tuned document's own Evaluator. A weight whose slope
-changes between one and two finite-difference steps (a threshold such as `mop_up_margin`) is marked
-non-linear and left as it is; the activation of mop-up (which depends on the material balance) is
-frozen at the document's numbers.
+phase bounds — and is computed exactly from the piece counts. Mop-up is the other: it applies
+only for the side whose lead (T_eg, so the piece values) reaches `mop_up_margin`. Each position
+keeps its ungated mop-up steps for either side as ahead (`Evaluator.mop_up_parts`), and the model
+gates them by its own T_eg, as the Evaluator does (the Jacobian holds the gate fixed). The model
+reproduces the Evaluator exactly at the document's numbers; elsewhere within the rounding of
+mobility terms (half a unit per piece). `hordes tune` measures that against the tuned document's own
+Evaluator. A weight whose slope changes between one and two finite-difference steps (a threshold) is
+marked non-linear and left as it is, as is `mop_up_margin` while mop-up is on.
 
 The fit: K of the sigmoid first (golden-section search on the document's numbers), then
 Levenberg-Marquardt on the mean squared error between result and sigmoid(K * eval).
@@ -78,15 +81,15 @@ def select_params(variant: Variant, spec: str | None) -> list[Param]:
     terms (`centre` = both parts), or single numbers (`Q.mg`, `centre.eg`, `tempo`)."""
     every = all_params(variant)
     if spec is None or not spec.strip():
-        return every
+        spec = "all"
     chosen: set[Param] = set()
     letters = {p.letter for p in variant.pieces}
     for raw in spec.split(","):
         token = raw.strip()
         if not token:
             continue
-        if token == "all":
-            found = every
+        if token == "all":  # the values and every weight that is linear in them
+            found = [p for p in every if p.key not in evmod.MATERIAL_GATED]
         elif token == "values":
             found = [p for p in every if p.kind == "value"]
         elif token in ("weights", "evaluation"):
@@ -99,6 +102,12 @@ def select_params(variant: Variant, spec: str | None) -> list[Param]:
             known = ", ".join(["all", "values", "weights", *dict.fromkeys(p.key for p in every)])
             raise HordesError(f"--params: unknown parameter {token!r} (known: {known}; or e.g. N.mg)")
         chosen.update(found)
+    gated = sorted({p.key for p in chosen if p.key in evmod.MATERIAL_GATED})
+    if gated and any(p.kind == "value" for p in chosen):
+        raise HordesError(
+            f"--params: {gated[0]} depends on the material balance, so it cannot be fitted together "
+            "with piece values; tune it in a separate run (e.g. --params " + gated[0] + ")"
+        )
     return [p for p in every if p in chosen]
 
 
@@ -150,11 +159,12 @@ class FeatureTask:
 class Features:
     """Per-position base components and derivatives, for every parameter of `all_params`."""
 
-    base: Array  # (n, 5): T_mg, T_eg, X_mg, X_eg, R at the document's numbers
+    base: Array  # (n, 5): T_mg, T_eg, X_mg, X_eg, R at the document's numbers, X without mop-up
     deriv: Array  # (n, P, 5): d component / d parameter
     phase_counts: Array  # (n, kinds): pieces of each kind on the board (both colours)
     white: Array  # (n,): Evaluator's score from White's view, for checks
     nonlinear: npt.NDArray[np.bool_]  # (P,): a second step gave another slope (thresholds, ...)
+    mop_up: Array  # (n, 2): ungated mop-up steps (White-positive) with White, or Black, ahead
 
     @staticmethod
     def concat(parts: Sequence[Features]) -> Features:
@@ -164,6 +174,7 @@ class Features:
             np.concatenate([p.phase_counts for p in parts]),
             np.concatenate([p.white for p in parts]),
             np.logical_or.reduce([p.nonlinear for p in parts]),
+            np.concatenate([p.mop_up for p in parts]),
         )
 
 
@@ -204,15 +215,18 @@ def feature_chunk(task: FeatureTask) -> Features:
         variant = REGISTRY.parse(task.document, str(base_dir / "tuned.md"), base_dir)
     params = all_params(variant)
     values = current_values(variant, params)
-    base_ev = Evaluator(variant)
-    doc = {k: list(getattr(base_ev.params, k)) for k in evmod.PAIR_TERMS if hasattr(base_ev.params, k)}
-    doc.update({k: getattr(base_ev.params, k) for k in evmod.SCALAR_TERMS if hasattr(base_ev.params, k)})
+    real_ev = Evaluator(variant)
+    doc = {k: list(getattr(real_ev.params, k)) for k in evmod.PAIR_TERMS if hasattr(real_ev.params, k)}
+    doc.update({k: getattr(real_ev.params, k) for k in evmod.SCALAR_TERMS if hasattr(real_ev.params, k)})
+    # The components leave mop-up out: the model adds it, gated by the lead at its own numbers.
+    doc["mop_up"] = [0, 0]
+    base_ev = Evaluator(variant, doc) if real_ev.use_mop_up else real_ev
     steps = [float(STEP if values[i] + 2 * STEP <= LIMIT else -STEP) for i in range(len(params))]
     # Two evaluators per weight, one and two steps away: a slope that differs between them (by more
     # than the rounding of mobility terms) marks a term that is not linear in its weight.
     bumped: list[tuple[Evaluator, Evaluator] | None] = []
     for i, p in enumerate(params):
-        if p.kind == "value":
+        if p.kind == "value" or p.key in evmod.MATERIAL_GATED:  # analytic, or in the model
             bumped.append(None)
             continue
         bumped.append(
@@ -229,11 +243,14 @@ def feature_chunk(task: FeatureTask) -> Features:
     deriv = np.zeros((n, len(params), COMPONENTS))
     counts = np.zeros((n, kinds))
     white = np.zeros(n)
+    mop_up = np.zeros((n, 2))
     for row, fen in enumerate(task.fens):
         board = Board(variant, fen)
         comp0 = components(base_ev, board)
         base[row] = comp0[:COMPONENTS]
-        white[row] = comp0[COMPONENTS]
+        score = real_ev.evaluate(board)
+        white[row] = score if board.turn == 0 else -score
+        mop_up[row] = real_ev.mop_up_parts(board)
         signed = [0] * kinds
         for code in board.mailbox:
             if code >= 0:
@@ -242,7 +259,8 @@ def feature_chunk(task: FeatureTask) -> Features:
         for j, p in enumerate(params):
             evs = bumped[j]
             if evs is None:
-                deriv[row, j, p.part] = signed[index[p.key]]  # material: T_mg or T_eg
+                if p.kind == "value":
+                    deriv[row, j, p.part] = signed[index[p.key]]  # material: T_mg or T_eg
                 continue
             one = components(evs[0], board)
             two = components(evs[1], board)
@@ -251,7 +269,10 @@ def feature_chunk(task: FeatureTask) -> Features:
                 deriv[row, j, c] = slope
                 if abs((two[c] - comp0[c]) / (2 * steps[j]) - slope) > NONLINEAR_TOLERANCE:
                     nonlinear[j] = True
-    return Features(base, deriv, counts, white, nonlinear)
+    # The margin is a threshold: with mop-up on, the scores jump where a lead crosses it.
+    if real_ev.use_mop_up and np.any(mop_up):
+        nonlinear[[j for j, p in enumerate(params) if p.key == "mop_up_margin"]] = True
+    return Features(base, deriv, counts, white, nonlinear, mop_up)
 
 
 def extract_features(
@@ -299,6 +320,9 @@ class Model:
             if code >= 0:
                 start[code >> 1] += 1
         self.start_counts = start[phase_kinds]
+        names = {p.name: i for i, p in enumerate(self.params)}
+        self.mop_up_idx = (names["mop_up.mg"], names["mop_up.eg"])
+        self.margin_idx = names["mop_up_margin"]
 
     def __len__(self) -> int:
         return len(self.f.white)
@@ -312,9 +336,28 @@ class Model:
         start_f = float(self.start_counts @ v)
         return self.phase_counts @ v, max(1.0, 0.85 * start_f), 0.2 * start_f
 
-    def evaluate(self, theta: Array, exact: bool = True) -> Array:
-        """Scores from White's view: with the Evaluator's integer tapering (`exact`), or smooth."""
-        comp = self.f.base + np.einsum("npc,p->nc", self.f.deriv, theta - self.theta0)
+    def _components(self, theta: Array) -> Array:
+        return np.asarray(self.f.base + np.einsum("npc,p->nc", self.f.deriv, theta - self.theta0))
+
+    def mop_up_steps(self, theta: Array, comp: Array | None = None) -> Array:
+        """Per position, the mop-up steps (White-positive) the Evaluator applies at `theta`: those
+        of the side whose lead reaches mop_up_margin (as `Evaluator.extras`: the endgame field of
+        the piece-square sum, `>=`, White's steps when the lead is positive), else none."""
+        if comp is None:
+            comp = self._components(theta)
+        lead = np.round(comp[:, 1])  # a whole number in the Evaluator; here within rounding of it
+        side = np.where(lead > 0, self.f.mop_up[:, 0], self.f.mop_up[:, 1])
+        return np.asarray(np.where(np.abs(lead) >= theta[self.margin_idx], side, 0.0))
+
+    def evaluate(self, theta: Array, exact: bool = True, steps: Array | None = None) -> Array:
+        """Scores from White's view: with the Evaluator's integer tapering (`exact`), or smooth.
+        `steps`: the gated mop-up steps to use (default: gated at `theta`)."""
+        comp = self._components(theta)
+        if steps is None:
+            steps = self.mop_up_steps(theta, comp)
+        # Mop-up is one of the extras: tapered (and floored) together with them.
+        comp[:, 2] += steps * theta[self.mop_up_idx[0]]
+        comp[:, 3] += steps * theta[self.mop_up_idx[1]]
         ph, hi, lo = self.phase(theta, exact)
         if exact:
             out = (
@@ -328,13 +371,15 @@ class Model:
         return np.asarray(out, dtype=np.float64)
 
     def jacobian(self, theta: Array, tuned: Sequence[int]) -> Array:
-        """d score / d parameter for the tuned parameters (smooth model, unit steps)."""
-        e0 = self.evaluate(theta, exact=False)
+        """d score / d parameter for the tuned parameters (smooth model, unit steps; the mop-up
+        gate held as it is at `theta`)."""
+        steps = self.mop_up_steps(theta)
+        e0 = self.evaluate(theta, exact=False, steps=steps)
         out = np.empty((len(e0), len(tuned)))
         for col, j in enumerate(tuned):
             t = theta.copy()
             t[j] += 1.0
-            out[:, col] = self.evaluate(t, exact=False) - e0
+            out[:, col] = self.evaluate(t, exact=False, steps=steps) - e0
         return out
 
 

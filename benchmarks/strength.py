@@ -24,12 +24,19 @@ from pathlib import Path
 from hordes.engine.client import FAIRY_STOCKFISH
 from hordes.engine.match import MatchConfig, TimeControl, run_match, summary
 
-DEBIAN_INI = Path(__file__).resolve().parents[2] / "shared" / "oracle" / "orda-debian.ini"
+# Orda for Debian's Fairy-Stockfish 11.1 (which predates it); HORDES_ORDA_INI overrides the place.
+DEBIAN_INI = Path(
+    os.environ.get(
+        "HORDES_ORDA_INI", Path(__file__).resolve().parents[2] / "shared" / "oracle" / "orda-debian.ini"
+    )
+)
 
 
 def fsf(skill: int, variant: str) -> str:
     opts = [f"Skill Level={skill}", "name=fsf-skill" + str(skill)]
     if variant == "orda":
+        if not DEBIAN_INI.is_file():  # without it the engine crashes on every game: no figure at all
+            sys.exit(f"strength.py: {DEBIAN_INI} not found (set HORDES_ORDA_INI)")
         opts.insert(0, f"VariantPath={DEBIAN_INI}")
     return f"{FAIRY_STOCKFISH}:" + ",".join(opts)
 
@@ -99,6 +106,9 @@ def main() -> int:
         start = time.perf_counter()
         result = run_match(config)
         print(f"## {name} ({time.perf_counter() - start:.0f} s)")
+        failures = sum(1 for g in result.games if g.termination == "engine failure")
+        if failures:
+            print(f"WARNING: {failures} games ended by an engine failure; this line is not a strength figure")
         print(summary(config, result), flush=True)
     return 0
 

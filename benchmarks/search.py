@@ -3,7 +3,7 @@ Debian's Fairy-Stockfish on the same positions (where it plays the variant) in t
 
     .venv/bin/python benchmarks/search.py                      # 1 s per position, every variant
     .venv/bin/python benchmarks/search.py --movetime 0.3 --variants orda
-    .venv/bin/python benchmarks/search.py --depth 5              # fixed depth: nodes, seconds, moves
+    .venv/bin/python benchmarks/search.py --depth 5              # fixed depth: nodes, seconds, CPU s, moves
 
 
 The goal is >= 1/5 of Fairy-Stockfish's nodes/s. Fairy-Stockfish runs through hordes' UCI client
@@ -98,18 +98,22 @@ def fixed_depth(variants: list[str], depth: int) -> None:
     for variant in variants:
         total_nodes = 0
         total_time = 0.0
+        total_cpu = 0.0
         moves = []
         for fen in POSITIONS[variant]:
             board = Board(variant, fen)
             last = None
+            cpu = time.process_time()
             for info in Searcher(64).search(board, Limits(depth=depth)):
                 last = info
+            total_cpu += time.process_time() - cpu
             assert last is not None
             total_nodes += last.nodes
             total_time += last.time
             moves.append(board.uci(last.best_move) if last.best_move else "-")
         nps = total_nodes / total_time
         head = f"{variant:<8} nodes {total_nodes:>9} seconds {total_time:>7.2f} nps {nps:>7.0f}"
+        head += f" cpu {total_cpu:>7.2f}"  # CPU seconds: steadier than the clock on a shared machine
         print(f"{head}  {' '.join(moves)}")
 
 

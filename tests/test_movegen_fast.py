@@ -133,3 +133,20 @@ def test_a_pass_resets_the_reversible_count_and_clears_en_passant() -> None:
     assert board.zobrist_hash() == Board("chess", "4k3/8/8/8/2pP4/8/8/4K3 w - - 0 1").zobrist_hash()
     board.pop_null()
     assert board.fen() == "4k3/8/8/8/2pP4/8/8/4K3 b - d3 0 1"
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.sampled_from(VARIANTS), st.integers(min_value=0, max_value=10**6))
+def test_per_node_evaluation_terms_equal_the_generic_ones(variant: str, seed: int) -> None:
+    """The search's `node_extras` (straight-line shelter and danger where those are the only per-node
+    terms) scores every position and phase exactly as `Evaluator.extras`."""
+    from hordes.engine.evaluate import BITS, evaluator, unpack
+
+    rng = random.Random(seed)
+    for board in _walk(variant, seed, 40):
+        ev = evaluator(board.variant)
+        packed = ev.packed(board)
+        # The position's own phase, and phases across the middlegame-endgame blend.
+        for ph in (None, ev.phase_lo, ev.phase_hi, rng.randint(ev.phase_lo - 50, ev.phase_hi + 50)):
+            p = packed if ph is None else packed + ((ph - unpack(packed)[0]) << 2 * BITS)
+            assert ev.node_extras(board, p) == ev.extras(board, p), board.fen()

@@ -11,7 +11,7 @@ pawn 120/213), from White's point of view inside this module and from the side t
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from weakref import WeakKeyDictionary
@@ -348,6 +348,14 @@ class Evaluator:
         ]
         # Kinds that count as attackers for the danger term: neither pawns nor royal nor immobile.
         self.attacker_kinds = [k for k, p in enumerate(pieces) if not (p.pawn or p.royal or p.immobile)]
+        # What the search calls per node: `extras`, or the same sum written out for the usual case.
+        self.node_extras: Callable[[Board, int], int] = self.extras
+        if (
+            self.use_shelter
+            and self.royal_kinds
+            and not (self.camp_threat or self.use_royal_mob or self.use_magnets or self.use_mop_up)
+        ):
+            self.node_extras = self._shelter_extras()
         # Values for move ordering and pruning (middlegame material of a kind, by code).
         self.value = [
             max(pieces[code >> 1].value_mg, pieces[code >> 1].value_eg, 0) for code in range(2 * len(pieces))
@@ -460,6 +468,53 @@ class Evaluator:
         if ph <= lo:
             return score + eg
         return score + (mg * (ph - lo) + eg * (hi - ph)) // (hi - lo)
+
+    def _shelter_extras(self) -> Callable[[Board, int], int]:
+        """`extras` when royal shelter and danger are its only terms, as straight-line source: the
+        loops over kinds and colours and the weight tests cost CPython more than the popcounts."""
+        royals = " | ".join(f"kinds[{k}]" for k in self.royal_kinds)
+        attackers = " | ".join(f"kinds[{k}]" for k in self.attacker_kinds) or "0"
+        (s_mg, s_eg), (d_mg, d_eg) = self.shelter, self.danger
+        hi, lo = self.phase_hi, self.phase_lo
+        # The phase field of a packed sum, whatever the signs of the two fields below it.
+        offset = _HALF + (_HALF << BITS)
+        source = f"""
+def shelter_extras(board, packed, ring=ring, zone=zone):
+    kinds = board.kind_bb
+    occ = board.occ
+    white = occ[0]
+    black = occ[1]
+    royals = {royals}
+    attackers = {attackers}
+    shelter = danger = 0
+    bb = royals & white
+    enemy = attackers & black
+    while bb:
+        low = bb & -bb
+        bb ^= low
+        sq = low.bit_length() - 1
+        shelter += (ring[sq] & white).bit_count()
+        danger += (zone[sq] & enemy).bit_count()
+    bb = royals & black
+    enemy = attackers & white
+    while bb:
+        low = bb & -bb
+        bb ^= low
+        sq = low.bit_length() - 1
+        shelter -= (ring[sq] & black).bit_count()
+        danger -= (zone[sq] & enemy).bit_count()
+    ph = (packed + {offset}) >> {2 * BITS}
+    if ph >= {hi}:
+        return shelter * {s_mg} + danger * {d_mg}
+    if ph <= {lo}:
+        return shelter * {s_eg} + danger * {d_eg}
+    return ((shelter * {s_mg} + danger * {d_mg}) * (ph - {lo})
+            + (shelter * {s_eg} + danger * {d_eg}) * ({hi} - ph)) // {hi - lo}
+"""
+        scope: dict[str, Any] = {"ring": self.ring, "zone": self.zone}
+        exec(source, scope)
+        fn: Callable[[Board, int], int] = scope["shelter_extras"]
+        return fn
 
     def _royals(self, board: Board) -> int:
         kinds = board.kind_bb

@@ -139,8 +139,9 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
     phase_hi, phase_lo = ev.phase_hi, ev.phase_lo
     phase_span = max(1, phase_hi - phase_lo)
     use_extras = ev.use_extras
-    extras = ev.extras
+    extras = ev.node_extras
     half = 1 << (BITS - 1)
+    offset = half + (half << BITS)
     mask = (1 << BITS) - 1
     size = comp.size
     pieces = variant.pieces
@@ -153,6 +154,9 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
     camp_kinds = frozenset(comp.camp_kinds)
     camp_zone = comp.camp_zone
     camp_reached = movegen.campmate_reached
+    # campmate_reached written out for the usual single camp kind (a call costs more than the test).
+    camp_kind = comp.camp_kinds[0] if len(comp.camp_kinds) == 1 else -1
+    camp_white, camp_black = camp_zone
     gen = movegen.generate_legal
     gen_captures = movegen.generate_legal_captures
     has_legal_move = movegen.has_legal_move
@@ -203,7 +207,7 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
     pristine = b.copy()
 
     def legal_moves() -> list[int]:
-        key = b.zobrist_hash()
+        key = b._hash  # the attribute zobrist_hash() returns, without the call
         moves = owner.moves_new.get(key)
         if moves is None:
             moves = owner.moves_old.get(key)
@@ -250,10 +254,10 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
 
     def static(packed: int) -> int:
         """Evaluation for the side to move from the packed piece-square sum."""
-        eg = ((packed + half) & mask) - half
-        rest = (packed - eg) >> BITS
-        mg = ((rest + half) & mask) - half
-        ph = (rest - mg) >> BITS
+        t = packed + offset  # fields made non-negative: each one is then a plain bit slice
+        eg = (t & mask) - half
+        mg = (t >> BITS & mask) - half
+        ph = t >> 2 * BITS
         if ph >= phase_hi:
             score = mg
         elif ph <= phase_lo:
@@ -309,7 +313,16 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
             poll()
         if ply > seldepth:
             seldepth = ply
-        if camp and camp_reached(b):
+        # (At qply 0 negamax has just made the campmate test.)
+        if (
+            camp
+            and qply
+            and (
+                b.kind_bb[camp_kind] & ((b.occ[0] & camp_white) | (b.occ[1] & camp_black))
+                if camp_kind >= 0
+                else camp_reached(b)
+            )
+        ):
             winner = b.campmate_winner()
             return MATE - ply if winner == b.turn else ply - MATE
         if ply >= MAX_PLY:
@@ -330,7 +343,7 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
             if stand >= beta:
                 return stand
             # Only the moves quiescence plays; an empty list is a stalemate only if no quiet move exists.
-            key = b.zobrist_hash()
+            key = b._hash
             moves = owner.moves_new.get(key) or owner.moves_old.get(key) or noisy_moves(key)
             if not moves and not has_legal_move(b):
                 return no_moves_score(ply, False)
@@ -367,15 +380,28 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
         low32 = (1 << KEY_SHIFT) - 1
         for km in keyed:
             m = km & low32
-            bf = mailbox[m & SQ]
-            bt = mailbox[m >> TO & SQ]
+            frm = m & SQ
+            to = m >> TO & SQ
+            bf = mailbox[frm]
+            bt = mailbox[to]
             if check_first:
                 gives = gives_check(b, m)
                 push(m)
             else:
                 push(m)
                 gives = in_check(b, b.turn)
-            child = child_packed(m, packed, bf, bt)
+            if m >> FLAGS & SPECIAL:  # child_packed, written out as in negamax
+                child = ev.packed(b)
+            elif frm == to:
+                child = packed + table[mailbox[to]][to] - table[bt][to]
+            else:
+                child = (
+                    packed
+                    + table[mailbox[frm]][frm]
+                    + table[mailbox[to]][to]
+                    - table[bf][frm]
+                    - table[bt][to]
+                )
             score = -qsearch(-beta, -alpha, ply + 1, child, gives, qply + 1)
             pop()
             if score > best:
@@ -394,7 +420,11 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
         if pv_node:
             pv_table[ply] = []
         # ----- the end of the game by rule ------------------------------------------------------
-        if camp and camp_reached(b):
+        if camp and (
+            b.kind_bb[camp_kind] & ((b.occ[0] & camp_white) | (b.occ[1] & camp_black))
+            if camp_kind >= 0
+            else camp_reached(b)
+        ):
             nodes += 1
             winner = b.campmate_winner()
             return MATE - ply if winner == b.turn else ply - MATE
@@ -436,7 +466,7 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
         if alpha >= beta:
             return alpha
         # ----- transposition table --------------------------------------------------------------
-        key = b.zobrist_hash()
+        key = b._hash
         entry = tt.new.get(key)
         if entry is None:
             entry = tt.old.get(key)
@@ -559,7 +589,19 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
                 if futile and quiet and not gives and i > 0 and best > -MATE_BOUND:
                     pop()
                     continue
-            child = child_packed(m, packed, bf, bt)
+            # child_packed(m, packed, bf, bt), written out: this runs for every move played.
+            if m >> FLAGS & SPECIAL:
+                child = ev.packed(b)
+            elif frm == to:
+                child = packed + table[mailbox[to]][to] - table[bt][to]
+            else:
+                child = (
+                    packed
+                    + table[mailbox[frm]][frm]
+                    + table[mailbox[to]][to]
+                    - table[bf][frm]
+                    - table[bt][to]
+                )
             if pv_node:
                 pv_table[ply + 1] = []
             new_depth = depth - 1

@@ -78,3 +78,21 @@ def test_a_ray_worker_killed_during_a_run(tmp_path: Path) -> None:
     assert killed
     assert result.games == result.played == 10
     assert game_ids(tmp_path) == list(range(1, 11))
+
+
+def test_tuning_features_on_ray_equal_the_in_process_ones() -> None:
+    """`hordes tune --ray` scores its positions as Ray tasks: same numbers as in this process."""
+    import numpy as np
+
+    from hordes.tune.texel import extract_features
+    from tests.tune.helpers import random_positions
+
+    fens = random_positions("orda", games=4, seed=5, plies=80)
+    assert len(fens) > 20
+    local = extract_features("orda", fens, workers=1, chunk=10)
+    remote = extract_features("orda", fens, workers=2, ray="local", chunk=10)
+    assert np.array_equal(local.base, remote.base)
+    assert np.array_equal(local.deriv, remote.deriv)
+    assert np.array_equal(local.phase_counts, remote.phase_counts)
+    assert np.array_equal(local.white, remote.white)
+    assert np.array_equal(local.mop_up, remote.mop_up)

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from hordes.core.fastgen import emit_promotions
+
 if TYPE_CHECKING:
     from hordes.core.position import Board
 
@@ -145,23 +147,6 @@ def in_check(board: Board, color: int) -> bool:
             return True
         royals ^= low
     return False
-
-
-def _emit(moves: list[int], frm: int, targets: int, promo_zone: int, choices: tuple[int, ...]) -> None:
-    base = frm
-    if targets & promo_zone:
-        promo = targets & promo_zone
-        targets ^= promo
-        while promo:
-            low = promo & -promo
-            to = low.bit_length() - 1
-            for c in choices:
-                moves.append(base | to << TO_SHIFT | (c + 1) << PROMO_SHIFT)
-            promo ^= low
-    while targets:
-        low = targets & -targets
-        moves.append(base | (low.bit_length() - 1) << TO_SHIFT)
-        targets ^= low
 
 
 def held_squares(board: Board, color: int) -> int:
@@ -482,7 +467,7 @@ def generate_pseudo(board: Board, noisy: bool = False) -> list[int]:
                     moves.append(sq | two << TO_SHIFT | FLAG_DOUBLE << FLAG_SHIFT)
             t &= wanted
             if t:
-                _emit(moves, sq, t, zone_all if g.promotes else 0, choices)
+                emit_promotions(moves, sq, t, zone_all if g.promotes else 0, choices)
     if not comp.simple:
         _mechanism_moves(board, moves, us, occupied)
     royals = royal_squares(board, us)

@@ -60,7 +60,11 @@ def test_tune_end_to_end(games_dir: Path, tmp_path: Path, capsys: pytest.Capture
     tuned = REGISTRY.load(str(out))
     assert tuned.rules == load_variant("chess").rules
     header = out.read_text(encoding="utf-8")
-    assert "# Made by `hordes tune`" in header and "K = " in header and "8 games" in header
+    lines = header.splitlines()
+    assert any(line.startswith("# Made by `hordes tune`") for line in lines)
+    assert any(line.startswith("# Fit: ridge") and "K = " in line for line in lines)
+    assert any(line.startswith("# Sample: ") and "of 8 games" in line for line in lines)
+    assert f"# Games: {games_dir}" in lines  # a long path stays on its own line
 
 
 @pytest.mark.parametrize(

@@ -171,16 +171,19 @@ def _cmd_tune(args: argparse.Namespace) -> int:
     real_after, result, changes, deviation, kept = best
     shown = sorted(set(first.tuned) | set(result.tuned))
 
-    about = (
-        f"Made by `hordes tune` on {datetime.date.today().isoformat()} from {variant.source} with "
-        f"Texel's method: {len(fens)} quiet positions of {games_text} in {args.positions} (from ply "
-        f"{args.skip_plies + 1}, at most {args.per_game} per game, seed {args.seed}), each labelled with "
-        f"its game's result; ridge {args.ridge:g}. K = {first.k:.6g}; mean squared error "
-        f"{first.error_before:.6f} before, {real_after:.6f} after (in-sample). Tuned: "
-        + (", ".join(result.params[i].name for i in shown) or "nothing")
-        + "."
-    )
-    text = tuned_document(variant, changes, out, textwrap.wrap(about, 96))
+    # One fact per line, so a long path never splits a figure across lines.
+    tuned_names = ", ".join(result.params[i].name for i in shown) or "nothing"
+    about = [
+        f"Made by `hordes tune` on {datetime.date.today().isoformat()} with Texel's method.",
+        f"Parent: {variant.source}",
+        f"Games: {args.positions}",
+        f"Sample: {len(fens)} quiet positions of {games_text}, from ply {args.skip_plies + 1}, at most "
+        f"{args.per_game} per game, seed {args.seed}; each labelled with its game's result.",
+        f"Fit: ridge {args.ridge:g}; K = {first.k:.6g}; mean squared error {first.error_before:.6f} before, "
+        f"{real_after:.6f} after (in-sample).",
+        *textwrap.wrap(f"Tuned: {tuned_names}.", 96),
+    ]
+    text = tuned_document(variant, changes, out, about)
     try:
         out.write_text(text, encoding="utf-8")
     except OSError as exc:

@@ -12,6 +12,8 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from hordes.engine.match import elo_from_score as match_elo
+
 # The 97.5th percentile of the standard normal distribution: a two-sided 95 % interval.
 Z95 = 1.959963984540054
 
@@ -89,7 +91,7 @@ def elo_from_score(score: float) -> float:
         return math.inf
     if score <= 0.0:
         return -math.inf
-    return -400 * math.log10(1 / score - 1)
+    return match_elo(score)  # the match's conversion, which clamps at the edges instead
 
 
 @dataclass(frozen=True, slots=True)

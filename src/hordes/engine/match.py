@@ -303,24 +303,33 @@ def sprt_llr(wins: int, draws: int, losses: int, elo0: float, elo1: float) -> fl
 
 @dataclass
 class Tally:
+    """Player 1's wins, draws and losses; White's and Black's wins; and, when games carry one, how
+    they ended. A match adds GameResults; self-play adds records read back from its PGN."""
+
     wins: int = 0
     draws: int = 0
     losses: int = 0
     white_wins: int = 0
     black_wins: int = 0
+    terminations: dict[str, int] = field(default_factory=dict)
 
     def add(self, game: GameResult) -> None:
-        s = game.score1
-        if s == 1:
+        self.record(game.result, game.score1)
+
+    def record(self, result: str, score1: float, termination: str | None = None) -> None:
+        """One game: its result ("1-0", "0-1", else a draw) and player 1's score in it."""
+        if score1 == 1:
             self.wins += 1
-        elif s == 0:
+        elif score1 == 0:
             self.losses += 1
         else:
             self.draws += 1
-        if game.result == "1-0":
+        if result == "1-0":
             self.white_wins += 1
-        elif game.result == "0-1":
+        elif result == "0-1":
             self.black_wins += 1
+        if termination is not None:
+            self.terminations[termination] = self.terminations.get(termination, 0) + 1
 
     @property
     def games(self) -> int:

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TextIO
 
 from hordes.engine.levels import MAX_LEVEL
-from hordes.engine.match import GameResult, Opening, TimeControl, play_game
+from hordes.engine.match import GameResult, Opening, Tally, TimeControl, play_game
 from hordes.engine.players import HordesPlayer, parse_player
 from hordes.errors import HordesError
 from hordes.selfplay import store
@@ -46,32 +46,12 @@ class SelfplayConfig:
     ray: str | None = None  # local, auto or a cluster address
 
 
-@dataclass
-class Tally:
-    """White wins, Black wins and draws, and the player's score when it meets another opponent."""
-
-    white_wins: int = 0
-    black_wins: int = 0
-    draws: int = 0
-    player_points: float = 0.0
-    terminations: dict[str, int] = field(default_factory=dict)
-
-    def add(self, game_id: int, result: str, termination: str) -> None:
-        player_white = game_id % 2 == 1  # as plan_jobs assigns colours
-        if result == "1-0":
-            self.white_wins += 1
-            self.player_points += player_white
-        elif result == "0-1":
-            self.black_wins += 1
-            self.player_points += not player_white
-        else:
-            self.draws += 1
-            self.player_points += 0.5
-        self.terminations[termination] = self.terminations.get(termination, 0) + 1
-
-    @property
-    def games(self) -> int:
-        return self.white_wins + self.black_wins + self.draws
+def record_game(tally: Tally, game_id: int, result: str, termination: str) -> None:
+    """Add a self-play game to the tally; player 1 is the player under test, White in odd games."""
+    player_white = game_id % 2 == 1  # as plan_jobs assigns colours
+    decisive = result in ("1-0", "0-1")
+    score = (1.0 if (result == "1-0") == player_white else 0.0) if decisive else 0.5
+    tally.record(result, score, termination)
 
 
 @dataclass
@@ -195,7 +175,7 @@ def _run_locked(config: SelfplayConfig, out: Path, on_game: GameCallback | None)
     for record in on_disk.records:
         finished.add(record.game_id)
         if record.game_id <= config.games:
-            tally.add(record.game_id, record.result, record.termination)
+            record_game(tally, record.game_id, record.result, record.termination)
     beyond = sum(1 for k in finished if k > config.games)
     if beyond:
         notes.append(f"{pgn} also holds {beyond} games numbered above {config.games}")
@@ -211,7 +191,7 @@ def _run_locked(config: SelfplayConfig, out: Path, on_game: GameCallback | None)
             game_id = jobs[index].round
             writer.append(store.game_record(game, game_id, len(jobs[index].opening.moves)))
             played += 1
-            tally.add(game_id, game.result, game.termination)
+            record_game(tally, game_id, game.result, game.termination)
             if on_game is not None:
                 on_game(game_id, game, Progress(config.games, tally, played, time.perf_counter() - started))
     finally:
@@ -258,7 +238,7 @@ def summary(result: SelfplayResult) -> str:
             f"draws {t.draws} ({pct[2]:.1f} %)"
         )
         if plan.player != plan.opponent:
-            lines.append(f"Score of {plan.player}: {t.player_points:g}/{t.games}")
+            lines.append(f"Score of {plan.player}: {t.wins + t.draws / 2:g}/{t.games}")
         lines.append("Endings: " + ", ".join(f"{k} {v}" for k, v in sorted(t.terminations.items())))
     lines.append(
         f"Played {result.played} games in {_duration(result.wall_time)}"

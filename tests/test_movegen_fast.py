@@ -55,12 +55,17 @@ def _check_position(board: Board) -> None:
     assert len(captures) == len(set(captures)), board.fen()
     assert set(captures) == {m for m in legal if movegen.is_noisy(board, m)}, board.fen()
     assert movegen.has_legal_move(board) == bool(legal), board.fen()
+    if not movegen.in_check(board, board.turn) and not movegen.campmate_reached(board):
+        unchecked = movegen.captures_not_in_check(board)
+        assert sorted(unchecked) == sorted(captures), board.fen()
     mover = board.turn
+    bound = movegen.gives_check_fn(board)
     for m in legal:
         board.push_int(m)
         expected = movegen.in_check(board, mover ^ 1)
         board.pop_int()
         assert movegen.gives_check(board, m) == expected, (board.fen(), board.uci(board.int_to_move(m)))
+        assert bound(m) == expected, (board.fen(), board.uci(board.int_to_move(m)))
     assert board.fen() == fen and board.zobrist_hash() == h
 
 
@@ -150,3 +155,35 @@ def test_per_node_evaluation_terms_equal_the_generic_ones(variant: str, seed: in
         for ph in (None, ev.phase_lo, ev.phase_hi, rng.randint(ev.phase_lo - 50, ev.phase_hi + 50)):
             p = packed if ph is None else packed + ((ph - unpack(packed)[0]) << 2 * BITS)
             assert ev.node_extras(board, p) == ev.extras(board, p), board.fen()
+
+
+@pytest.mark.parametrize(
+    ("variant", "fen"),
+    [
+        ("chess", "r3k3/8/8/8/8/8/8/4K2R w Kq - 0 1"),
+        ("chess", "4k3/8/8/8/8/8/8/R3K3 w - - 0 1"),
+        ("chess", "4k3/8/8/8/8/8/8/R3K3 b - - 90 1"),  # the count reaches back before the first position
+        ("orda", "4k3/8/8/8/8/8/1K6/8 w - - 0 1"),
+        ("hordes", "k5r1/8/8/8/8/n7/7r/K7 b - - 0 1"),
+    ],
+)
+def test_repetitions_counts_earlier_equal_positions(variant: str, fen: str | None) -> None:
+    """Board.repetitions() (a slice of the hash history) equals a count of equal FEN position fields
+    since the last irreversible move, over random games with long reversible stretches."""
+    rng = random.Random(7)
+    repeated = 0
+    for _ in range(6):
+        board = Board(variant, fen) if fen else Board(variant)
+        seen: list[tuple[str, int]] = []  # (position fields, ply) since the setup
+        for ply in range(160):
+            moves = movegen.generate_legal(board)
+            if not moves:
+                break
+            board.push_int(rng.choice(sorted(moves)))
+            fields = " ".join(board.fen().split()[:4])
+            seen.append((fields, ply))
+            first = ply - board.halfmove
+            expected = sum(1 for f, p in seen if f == fields and p >= first)
+            assert board.repetitions() == expected, board.fen()
+            repeated += expected > 1
+    assert repeated > 0  # the sample does reach repeated positions

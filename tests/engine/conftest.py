@@ -27,6 +27,6 @@ def random_positions(
                 break
             if rng.random() < keep:
                 out.append(board.copy())
-            board.push_int(rng.choice(moves))
+            board.push_int(rng.choice(sorted(moves)))  # sorted: the sample does not follow generation order
         out.append(board)
     return out[:count]

@@ -7,6 +7,7 @@ once and filters; anything unusual (en passant, several royals, variant mechanis
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from hordes.core.fastgen import emit_promotions
@@ -209,6 +210,9 @@ def pins(board: Board, royal: int, us: int, occupied: int) -> dict[int, int]:
     return out
 
 
+_NO_PINS: dict[int, int] = {}
+
+
 def generate_legal(board: Board) -> list[int]:
     """Every legal move; none once the game is won by reaching a camp (as Fairy-Stockfish counts)."""
     return _legal(board, False)
@@ -218,6 +222,61 @@ def generate_legal_captures(board: Board) -> list[int]:
     """The legal moves quiescence searches (`is_noisy`): captures, promotions, en passant and moves of
     campmate pieces into their camp. Equal to filtering generate_legal, without generating the rest."""
     return _legal(board, True)
+
+
+def captures_not_in_check(board: Board) -> list[int]:
+    """generate_legal_captures for a caller that knows the side to move is not in check and the game
+    is not over by campmate (the search has tested both). Pins are not computed: of the few captures
+    found, only those whose piece stands where an enemy rider could reach the royal square are made
+    legal by a test of that line."""
+    comp = board.compiled
+    us = board.turn
+    occ = board.occ
+    kinds = board.kind_bb
+    rk = comp.royal_kind
+    royals = kinds[rk] & occ[us] if rk >= 0 else 0
+    if not comp.simple or royals & (royals - 1) or not royals or board.castling & comp.castle_landing[us]:
+        return _legal(board, True)
+    them = us ^ 1
+    own = occ[us]
+    enemy = occ[them]
+    occupied = own | enemy
+    ksq = royals.bit_length() - 1
+    moves: list[int] = []
+    comp.piece_moves[True][us](kinds, own, enemy, -1, 0, _NO_PINS, moves)
+    test = comp.attacked[them]
+    lines = comp.rider_reach[them][ksq] & own
+    if moves and lines:
+        kept = []
+        for m in moves:
+            frm = m & SQ_MASK
+            if lines >> frm & 1:
+                to_bb = 1 << (m >> TO_SHIFT & SQ_MASK)
+                if test(kinds, enemy & ~to_bb, ksq, occupied ^ 1 << frm | to_bb):
+                    continue  # the piece was pinned
+            kept.append(m)
+        moves = kept
+    # The royal piece, as in _legal.
+    kg = comp.gens[us][rk]
+    camp_zone = comp.camp_zone[us] if rk in comp.camp_kinds else 0
+    if not camp_zone:
+        t = kg.capture.attacks(ksq, occupied) & enemy
+    elif kg.same:
+        t = kg.quiet.attacks(ksq, occupied) & ~own & (enemy | camp_zone)
+    else:
+        t = ((kg.quiet.attacks(ksq, occupied) & ~occupied) | (kg.capture.attacks(ksq, occupied) & enemy)) & (
+            enemy | camp_zone
+        )
+    without_king = occupied ^ royals
+    while t:
+        low = t & -t
+        t ^= low
+        to = low.bit_length() - 1
+        if not test(kinds, enemy, to, without_king):
+            moves.append(ksq | to << TO_SHIFT)
+    if board.ep_square >= 0:
+        _ep_moves(board, moves, us, occupied)
+    return moves
 
 
 def is_noisy(board: Board, m: int) -> bool:
@@ -373,6 +432,46 @@ def gives_check(board: Board, m: int) -> bool:
         frm_bb = 1 << frm
         return comp.attacked[us](kinds, occ[us] ^ frm_bb, ksq, (occ[0] | occ[1] | 1 << to) ^ frm_bb)
     return False
+
+
+def gives_check_fn(board: Board) -> Callable[[int], bool]:
+    """`gives_check` bound to one board, with the compiled tables looked up once (the search asks
+    it for nearly every move it considers)."""
+    comp = board.compiled
+    rk = comp.royal_kind
+    if rk < 0 or not comp.simple:
+        return lambda m: gives_check(board, m)
+    gens = comp.gens
+    rider_reach = comp.rider_reach
+    attacked = comp.attacked
+    mailbox = board.mailbox  # changed in place by push/pop; kind_bb and occ are replaced, so read each time
+    special = FLAG_CASTLE | FLAG_EP
+
+    def gives(m: int) -> bool:
+        us = board.turn
+        kinds = board.kind_bb
+        occ = board.occ
+        royals = kinds[rk] & occ[us ^ 1]
+        if not royals:
+            return False
+        if royals & (royals - 1) or m >> FLAG_SHIFT & special:
+            return gives_check(board, m)
+        ksq = royals.bit_length() - 1
+        frm = m & SQ_MASK
+        to = m >> TO_SHIFT & SQ_MASK
+        promo = m >> PROMO_SHIFT & 63
+        g = gens[us][promo - 1 if promo else mailbox[frm] >> 1]
+        if (
+            g.reach[to] >> ksq & 1
+            and g.capture.attacks(to, (occ[0] | occ[1] | 1 << to) ^ 1 << frm) >> ksq & 1
+        ):
+            return True
+        if rider_reach[us][ksq] >> frm & 1:
+            frm_bb = 1 << frm
+            return attacked[us](kinds, occ[us] ^ frm_bb, ksq, (occ[0] | occ[1] | 1 << to) ^ frm_bb)
+        return False
+
+    return gives
 
 
 def _castling_moves(board: Board, moves: list[int], ksq: int, us: int, occupied: int) -> None:

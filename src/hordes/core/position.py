@@ -515,16 +515,14 @@ class Board:
 
     def repetitions(self) -> int:
         """How many times the current position has occurred (within the reversible stretch)."""
-        h = self._hash
         hashes = self._hashes
-        count = 1
+        # Earlier positions with the same side to move: every second hash back to the last
+        # irreversible move. A slice and list.count do the scan in C (the search asks at every node).
         i = len(hashes) - 3
         low = max(-1, len(hashes) - 2 - self.halfmove)
-        while i > low:
-            if hashes[i] == h:
-                count += 1
-            i -= 2
-        return count
+        if i <= low:
+            return 1
+        return 1 + hashes[i : low if low >= 0 else None : -2].count(self._hash)
 
     def campmate_winner(self) -> Color | None:
         comp = self.compiled

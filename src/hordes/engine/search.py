@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections import defaultdict
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -41,7 +42,6 @@ PROMO = movegen.PROMO_SHIFT
 FLAGS = movegen.FLAG_SHIFT
 SPECIAL = movegen.FLAG_CASTLE | movegen.FLAG_EP  # moves that touch more than their two squares
 FLAG_EP = movegen.FLAG_EP
-KEY_SHIFT = 32  # ordering keys sit above the move int: key << 32 | move sorts by key
 
 # Late-move reductions by depth and move number (the usual logarithmic formula).
 _LMR = [[0] * 64 for _ in range(MAX_DEPTH + 1)]
@@ -70,24 +70,26 @@ class Searcher:
         self.eval_variant = eval_variant
         self._evaluator: Evaluator | None = None
         self.tt = TranspositionTable(hash_mb)
-        self.history: dict[int, list[int]] = {}  # per board size: [colour * size * size + from * size + to]
+        # History scores of quiet moves, per side to move, keyed by the move int.
+        self.history: tuple[defaultdict[int, int], defaultdict[int, int]] = (
+            defaultdict(int),
+            defaultdict(int),
+        )
         self._variant: object = None
-        # Legal move lists by Zobrist hash: iterative deepening visits most positions again, and
-        # generating the moves is the costliest step of a node. Two generations, like the table.
-        self.moves_new: dict[int, list[int]] = {}
-        self.moves_old: dict[int, list[int]] = {}
+        # Move lists by Zobrist hash: iterative deepening visits most positions again, and generating
+        # and ordering the moves is the costliest step of a node. Each entry holds [legal moves,
+        # captures generator's moves, noisy moves best first, the other moves], each filled when
+        # first needed. Two generations, like the table.
+        self.pos_new: dict[int, list[list[int] | None]] = {}
+        self.pos_old: dict[int, list[list[int] | None]] = {}
         self.moves_capacity = max(4096, hash_mb * 1024 * 1024 // 400)
-        # The same for the captures generator's lists (quiescence and the first stage of a node).
-        self.noisy_new: dict[int, list[int]] = {}
-        self.noisy_old: dict[int, list[int]] = {}
 
     def new_game(self) -> None:
         self.tt.clear()
-        self.history.clear()
-        self.moves_new = {}
-        self.moves_old = {}
-        self.noisy_new = {}
-        self.noisy_old = {}
+        for side in self.history:
+            side.clear()
+        self.pos_new = {}
+        self.pos_old = {}
 
     def search(
         self, board: Board, limits: Limits | None = None, *, noise: int = 0, seed: int | None = None
@@ -143,7 +145,6 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
     half = 1 << (BITS - 1)
     offset = half + (half << BITS)
     mask = (1 << BITS) - 1
-    size = comp.size
     pieces = variant.pieces
     # Owner-changing captures give the capturer to the opponent: a swing of twice its value.
     owner_cost = [
@@ -159,19 +160,20 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
     camp_white, camp_black = camp_zone
     gen = movegen.generate_legal
     gen_captures = movegen.generate_legal_captures
+    captures_not_in_check = movegen.captures_not_in_check
     has_legal_move = movegen.has_legal_move
     in_check = movegen.in_check
     # gives_check before the move lets futility pruning skip the push; where it would itself make and
     # unmake the move (variant mechanisms, several royals) the search asks in_check after pushing.
     check_first = comp.simple and comp.royal_kind >= 0
-    gives_check = movegen.gives_check
+    gives_check = movegen.gives_check_fn(b)
     attacked_by = movegen.attacked_by
     push = b.push_int
     pop = b.pop_int
     mailbox = b.mailbox  # changed in place by push/pop; kind_bb and occ lists are replaced, so not cached
     tt = owner.tt
     tt_put = tt.put
-    history = owner.history.setdefault(size, [0] * (2 * size * size))
+    history = owner.history
     killers = [[0, 0] for _ in range(MAX_PLY + 2)]
     pv_table: list[list[int]] = [[] for _ in range(MAX_PLY + 2)]
     # Rules of the game's end, as scores for the side to move (sign times MATE - ply, or 0).
@@ -206,32 +208,67 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
     # After an abort the board is left mid-line (unwinding pops nothing): PVs are read on this copy.
     pristine = b.copy()
 
-    def legal_moves() -> list[int]:
-        key = b._hash  # the attribute zobrist_hash() returns, without the call
-        moves = owner.moves_new.get(key)
-        if moves is None:
-            moves = owner.moves_old.get(key)
-            if moves is None:
-                moves = gen(b)
-            cache = owner.moves_new
-            cache[key] = moves
+    def move_cache(key: int) -> list[list[int] | None]:
+        """The move-list cache entry of a position (see Searcher.pos_new), made if missing."""
+        e = owner.pos_new.get(key)
+        if e is None:
+            e = owner.pos_old.get(key)
+            if e is None:
+                e = [None, None, None, None]
+            cache = owner.pos_new
+            cache[key] = e
             if len(cache) >= owner.moves_capacity:
-                owner.moves_old = cache
-                owner.moves_new = {}
+                owner.pos_old = cache
+                owner.pos_new = {}
+        return e
+
+    def legal_moves(e: list[list[int] | None]) -> list[int]:
+        moves = e[0]
+        if moves is None:
+            moves = e[0] = gen(b)
         return moves
 
-    def noisy_moves(key: int) -> list[int]:
-        """The captures generator's list, cached like legal_moves."""
-        moves = owner.noisy_new.get(key)
+    def ordered_noisy(e: list[list[int] | None], checked: bool) -> list[int]:
+        """Campmate steps (they win at once), then captures, promotions and en passant by order_key,
+        best first. From the legal list when known, else from the captures generator, which skips
+        the pin search when the side to move is not in `checked`."""
+        moves = e[2]
         if moves is None:
-            moves = owner.noisy_old.get(key)
-            if moves is None:
-                moves = gen_captures(b)
-            cache = owner.noisy_new
-            cache[key] = moves
-            if len(cache) >= owner.moves_capacity:
-                owner.noisy_old = cache
-                owner.noisy_new = {}
+            source = e[0]
+            if source is None:
+                source = e[1]
+                if source is None:
+                    source = e[1] = gen_captures(b) if checked else captures_not_in_check(b)
+            zone = camp_zone[b.turn] if camp else 0
+            first = []
+            moves = []
+            for m in source:
+                to = m >> TO & SQ
+                if (mailbox[to] >= 0 and m & SQ != to) or m >> PROMO & 63 or m >> FLAGS & FLAG_EP:
+                    moves.append(m)
+                elif zone >> to & 1 and mailbox[m & SQ] >> 1 in camp_kinds:
+                    first.append(m)
+            moves.sort(key=order_key, reverse=True)
+            if first:
+                moves = first + moves
+            e[2] = moves
+        return moves
+
+    def quiet_moves(e: list[list[int] | None]) -> list[int]:
+        """The legal moves ordered_noisy leaves out (e[0] must be filled)."""
+        moves = e[3]
+        if moves is None:
+            zone = camp_zone[b.turn] if camp else 0
+            moves = e[3] = [
+                m
+                for m in e[0] or ()
+                if not (
+                    (mailbox[m >> TO & SQ] >= 0 and m & SQ != m >> TO & SQ)
+                    or m >> PROMO & 63
+                    or m >> FLAGS & FLAG_EP
+                    or (zone >> (m >> TO & SQ) & 1 and mailbox[m & SQ] >> 1 in camp_kinds)
+                )
+            ]
         return moves
 
     def poll() -> None:
@@ -328,64 +365,53 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
         if ply >= MAX_PLY:
             return static(packed)
         us = b.turn
+        in_check_now = checked
         if checked and qply >= QS_EVASION_PLIES:
             # Deep in quiescence a check is answered by the static score: with royal pieces that give
             # check (Hordes of Change's Kings and Knights), check-evasion-check chains never end.
             checked = False
         if checked:
-            moves = legal_moves()
+            moves = legal_moves(move_cache(b._hash))
             if not moves:
                 return ply - MATE
             best = -INF
-            keyed = [order_key(m) << KEY_SHIFT | m for m in moves]
+            moves = sorted(moves, key=order_key, reverse=True)
+            pruning = False
         else:
             stand = static(packed)
             if stand >= beta:
                 return stand
-            # Only the moves quiescence plays; an empty list is a stalemate only if no quiet move exists.
-            key = b._hash
-            moves = owner.moves_new.get(key) or owner.moves_old.get(key) or noisy_moves(key)
-            if not moves and not has_legal_move(b):
-                return no_moves_score(ply, False)
+            e = move_cache(b._hash)
+            moves = ordered_noisy(e, in_check_now)
+            if not moves:
+                # Nothing to play here; it is a stalemate only if no quiet move exists either.
+                full = e[0]
+                if not full if full is not None else not has_legal_move(b):
+                    return no_moves_score(ply, False)
+                return stand
             if stand > alpha:
                 alpha = stand
             best = stand
-            keyed = []
+            pruning = True
             occupied = -1
             them = us ^ 1
-            zone = camp_zone[us] if camp else 0
-            for m in moves:
-                frm = m & SQ
-                to = m >> TO & SQ
-                victim = mailbox[to]
-                if victim >= 0 and frm != to:
-                    attacker = mailbox[frm]
-                    gain = value[victim] - owner_cost[attacker]
-                    if m >> PROMO & 63 == 0 and stand + gain + delta_margin <= alpha:
-                        continue  # even winning the piece cannot lift the score to alpha
-                    if not owner_cost[attacker] and value[victim] < value[attacker]:
-                        # A capture that loses material if the square is defended: skip it then.
-                        if occupied < 0:
-                            occupied = b.occ[0] | b.occ[1]
-                        if attacked_by(b, them, to, occupied):
-                            continue
-                    keyed.append(((gain * 16 - (value[attacker] >> 6) + (1 << 24)) << KEY_SHIFT) | m)
-                elif m >> PROMO & 63 or m >> FLAGS & FLAG_EP:
-                    keyed.append(order_key(m) << KEY_SHIFT | m)
-                elif zone >> to & 1 and mailbox[frm] >> 1 in camp_kinds:
-                    keyed.append((1 << 30) << KEY_SHIFT | m)  # reaching the camp wins at once
-            if not keyed:
-                return best
-        keyed.sort(reverse=True)
-        low32 = (1 << KEY_SHIFT) - 1
-        for km in keyed:
-            m = km & low32
+        for m in moves:
             frm = m & SQ
             to = m >> TO & SQ
             bf = mailbox[frm]
             bt = mailbox[to]
+            if pruning and bt >= 0 and frm != to:
+                gain = value[bt] - owner_cost[bf]
+                if not m >> PROMO & 63 and stand + gain + delta_margin <= alpha:
+                    continue  # even winning the piece cannot lift the score to alpha
+                if not owner_cost[bf] and value[bt] < value[bf]:
+                    # A capture that loses material if the square is defended: skip it then.
+                    if occupied < 0:
+                        occupied = b.occ[0] | b.occ[1]
+                    if attacked_by(b, them, to, occupied):
+                        continue
             if check_first:
-                gives = gives_check(b, m)
+                gives = gives_check(m)
                 push(m)
             else:
                 push(m)
@@ -508,13 +534,12 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
         # The hash move is tried before the moves are generated: at most nodes it causes the cut-off,
         # and generating the legal moves is the most expensive thing a node does. (A table entry is
         # only used for the exact 64-bit key; the table is cleared when the variant changes.)
-        hist_base = us * size * size
+        hist = history[us]
         k1, k2 = killers[ply]
-        low32 = (1 << KEY_SHIFT) - 1
         order = [hash_move] if hash_move else []
-        # Moves come in stages: the hash move; captures, promotions and en passant from the captures
-        # generator (enough at most cut nodes); then the rest. With the full list cached, stage 1 is
-        # skipped. The order equals one sort of all moves, since the noisy keys are above the others.
+        # Moves come in stages: the hash move; the noisy moves from the captures generator (enough at
+        # most cut nodes); then killers and the other moves by history. With the legal list cached,
+        # the noisy moves come from it instead. Each stage's list is cached in order (but history).
         stage = 0
         best = -INF
         best_move = 0
@@ -528,44 +553,40 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
         )
         zone = camp_zone[us] if camp else 0
         quiets_tried: list[int] = []
+        noisy_done = False
+        e: list[list[int] | None] = []
         i = -1
         while True:
             i += 1
             if i == len(order):
-                keyed = []
-                if stage == 0 and key not in owner.moves_new and key not in owner.moves_old:
+                if stage == 0:
                     stage = 1
-                    for m in noisy_moves(key):
-                        to = m >> TO & SQ
-                        if m != hash_move and (
-                            (mailbox[to] >= 0 and m & SQ != to) or m >> PROMO & 63 or m >> FLAGS & FLAG_EP
-                        ):
-                            keyed.append((order_key(m) + (1 << 40)) << KEY_SHIFT | m)
-                if not keyed:
-                    if stage == 2:
-                        break
-                    noisy_done = stage == 1
+                    e = move_cache(key)
+                    if e[0] is None:
+                        noisy_done = True
+                        noisy = ordered_noisy(e, checked)
+                        order += [m for m in noisy if m != hash_move] if hash_move else noisy
+                if i == len(order) and stage == 1:
                     stage = 2
-                    moves = legal_moves()
+                    moves = legal_moves(e)
                     if not moves:
                         return no_moves_score(ply, checked)
-                    for m in moves:
-                        if m == hash_move:
-                            continue
-                        to = m >> TO & SQ
-                        if (mailbox[to] >= 0 and m & SQ != to) or m >> PROMO & 63 or m >> FLAGS & FLAG_EP:
-                            if not noisy_done:
-                                keyed.append((order_key(m) + (1 << 40)) << KEY_SHIFT | m)
-                        elif m == k1:
-                            keyed.append((1 << 40) - 2 << KEY_SHIFT | m)
-                        elif m == k2:
-                            keyed.append((1 << 40) - 3 << KEY_SHIFT | m)
-                        else:
-                            keyed.append(history[hist_base + (m & SQ) * size + to] << KEY_SHIFT | m)
-                    if not keyed:
-                        break
-                keyed.sort(reverse=True)
-                order += [km & low32 for km in keyed]
+                    if not noisy_done:
+                        noisy = ordered_noisy(e, checked)
+                        order += [m for m in noisy if m != hash_move] if hash_move else noisy
+                    rest = quiet_moves(e).copy()
+                    if hash_move in rest:
+                        rest.remove(hash_move)
+                    if k1 in rest:
+                        rest.remove(k1)
+                        order.append(k1)
+                    if k2 in rest:
+                        rest.remove(k2)
+                        order.append(k2)
+                    rest.sort(key=hist.__getitem__, reverse=True)
+                    order += rest
+                if i == len(order):
+                    break
             m = order[i]
             frm = m & SQ
             to = m >> TO & SQ
@@ -579,7 +600,7 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
                 and not (zone >> to & 1 and bf >> 1 in camp_kinds)
             )
             if check_first:
-                gives = gives_check(b, m)
+                gives = gives_check(m)
                 if futile and quiet and not gives and i > 0 and best > -MATE_BOUND:
                     continue
                 push(m)
@@ -632,11 +653,9 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
                             if m != k1:
                                 killers[ply][1] = k1
                                 killers[ply][0] = m
-                            hi = hist_base + frm * size + to
-                            history[hi] = min(history[hi] + depth * depth, 1 << 30)
+                            hist[m] = min(hist[m] + depth * depth, 1 << 30)
                             for q in quiets_tried:
-                                qi = hist_base + (q & SQ) * size + (q >> TO & SQ)
-                                history[qi] = max(0, history[qi] - depth)
+                                hist[q] = max(0, hist[q] - depth)
                         break
                     bound = EXACT
                     alpha = score

@@ -144,7 +144,8 @@ def test_a_pass_resets_the_reversible_count_and_clears_en_passant() -> None:
 @given(st.sampled_from(VARIANTS), st.integers(min_value=0, max_value=10**6))
 def test_per_node_evaluation_terms_equal_the_generic_ones(variant: str, seed: int) -> None:
     """The search's `node_extras` (straight-line shelter and danger where those are the only per-node
-    terms) scores every position and phase exactly as `Evaluator.extras`."""
+    terms) scores every position and phase exactly as `Evaluator.extras`, and `node_static` (the
+    whole score in one call) exactly as tapered + extras, signed, plus tempo (= `evaluate`)."""
     from hordes.engine.evaluate import BITS, evaluator, unpack
 
     rng = random.Random(seed)
@@ -155,6 +156,12 @@ def test_per_node_evaluation_terms_equal_the_generic_ones(variant: str, seed: in
         for ph in (None, ev.phase_lo, ev.phase_hi, rng.randint(ev.phase_lo - 50, ev.phase_hi + 50)):
             p = packed if ph is None else packed + ((ph - unpack(packed)[0]) << 2 * BITS)
             assert ev.node_extras(board, p) == ev.extras(board, p), board.fen()
+            if ev.node_static is not None:
+                white = ev.tapered(p) + ev.extras(board, p)
+                expected = (white if board.turn == 0 else -white) + ev.tempo
+                assert ev.node_static(board, p) == expected, board.fen()
+        if ev.node_static is not None:
+            assert ev.node_static(board, packed) == ev.evaluate(board), board.fen()
 
 
 @pytest.mark.parametrize(

@@ -94,6 +94,7 @@ class Compiled:
     attackers: tuple[AttackSet, AttackSet]  # [attacker color]
     snipers: tuple[SniperSet, SniperSet]  # [attacker color]
     piece_moves: tuple[list[PieceMoves], list[PieceMoves]] = ([], [])  # [noisy][color], see fastgen
+    unpinned_captures: tuple[PieceMoves, ...] = ()  # [color]: noisy, for a side not in check (fastgen)
 
 
 def _oriented(components: tuple[Component, ...], color: int) -> list[Component]:
@@ -245,6 +246,7 @@ def compile_variant(variant: Variant) -> Compiled:
         [build_piece_moves(comp, 0, False), build_piece_moves(comp, 1, False)],
         [build_piece_moves(comp, 0, True), build_piece_moves(comp, 1, True)],
     )
+    comp.unpinned_captures = (build_piece_moves(comp, 0, True, True), build_piece_moves(comp, 1, True, True))
     return comp
 
 

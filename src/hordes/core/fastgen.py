@@ -79,12 +79,14 @@ def _shift(expr: str, delta: int) -> str:
     return f"({expr} << {delta})" if delta >= 0 else f"({expr} >> {-delta})"
 
 
-def _setwise_pawns(comp: Compiled, g: KindGen, us: int, noisy: bool, zone: int, camp: int) -> list[str]:
+def _setwise_pawns(
+    comp: Compiled, g: KindGen, us: int, noisy: bool, zone: int, camp: int, unpinned: bool
+) -> list[str]:
     """Source lines that emit the moves of every unpinned pawn of kind g.kind with shifts, then
     leave the pinned ones in `bb` for the per-square loop."""
     assert g.quiet.leap is not None and g.capture.leap is not None
     k = g.kind
-    lines = ["        free = bb & ~pinned", "        if free:"]
+    lines = ["        free = bb" if unpinned else "        free = bb & ~pinned", "        if free:"]
     if not noisy or zone | camp:
         for delta, origin in leap_vectors(g.quiet.leap, comp.cols):
             lines.append(f"            t = {_shift(f'(free & {origin})', delta)} & empty & wanted")
@@ -104,7 +106,7 @@ def _setwise_pawns(comp: Compiled, g: KindGen, us: int, noisy: bool, zone: int, 
     for delta, origin in leap_vectors(g.capture.leap, comp.cols):
         lines.append(f"            t = {_shift(f'(free & {origin})', delta)} & enemy & wanted")
         lines.append(f"            if t: shifted(moves, t, {delta}, {zone}, CH{k})")
-    lines.append("        bb &= pinned")
+    lines.append("        bb = 0" if unpinned else "        bb &= pinned")
     return lines
 
 
@@ -120,7 +122,10 @@ def _pattern_expr(p: Pattern, name: str, env: dict[str, object]) -> str:
     return "(" + " | ".join(terms) + ")" if terms else "0"
 
 
-def build_piece_moves(comp: Compiled, us: int, noisy: bool) -> PieceMoves:
+def build_piece_moves(comp: Compiled, us: int, noisy: bool, unpinned: bool = False) -> PieceMoves:
+    """The non-royal moves of side `us` (with `noisy`, only what quiescence plays). With `unpinned`
+    (noisy only), the function ignores target_mask, pinned and pin_masks: it is for a side not in
+    check whose pins are tested afterwards, and saves their per-piece tests."""
     env: dict[str, object] = {"emit": emit_promotions, "shifted": emit_shifted}
     body = [
         "    occupied = own | enemy",
@@ -140,7 +145,9 @@ def build_piece_moves(comp: Compiled, us: int, noisy: bool) -> PieceMoves:
         double = g.pawn and comp.double_step[us] and (not noisy or camp)
         body.append(f"    bb = kinds[{k}] & own")
         body.append("    if bb:")
-        if noisy:
+        if unpinned:
+            body.append(f"        wanted = enemy | {zone | camp}")
+        elif noisy:
             # Only captures, promotions and steps into the camp.
             body.append(f"        wanted = target_mask & (enemy | {zone | camp})")
         else:
@@ -150,12 +157,18 @@ def build_piece_moves(comp: Compiled, us: int, noisy: bool) -> PieceMoves:
             and g.quiet.leap is not None and g.capture.leap is not None
         )  # fmt: skip
         if setwise:
-            body += _setwise_pawns(comp, g, us, noisy, zone, camp)
+            body += _setwise_pawns(comp, g, us, noisy, zone, camp, unpinned)
         body.append("        while bb and wanted:")
         body.append("            low = bb & -bb")
         body.append("            bb ^= low")
         body.append("            sq = low.bit_length() - 1")
-        if g.same:
+        if unpinned and g.same:
+            body.append(f"            t = {quiet} & not_own & wanted")
+        elif unpinned and not zone | camp:
+            body.append(f"            t = {capture} & enemy")
+        elif unpinned:
+            body.append(f"            t = (({quiet} & empty) | ({capture} & enemy)) & wanted")
+        elif g.same:
             body.append(f"            t = {quiet} & not_own")
         elif noisy and not zone | camp:
             body.append(f"            t = {capture} & enemy")
@@ -172,9 +185,10 @@ def build_piece_moves(comp: Compiled, us: int, noisy: bool) -> PieceMoves:
                 "                        if not pinned & low or pin_masks[low] >> two & 1:",
                 f"                            append(sq | two << {TO_SHIFT} | {DOUBLE})",
             ]
-        body.append("            t &= wanted")
-        body.append("            if pinned & low:")
-        body.append("                t &= pin_masks[low]")
+        if not unpinned:
+            body.append("            t &= wanted")
+            body.append("            if pinned & low:")
+            body.append("                t &= pin_masks[low]")
         indent = "            "
         if zone:
             body.append(f"            if t & {zone}:")

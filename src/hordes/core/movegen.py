@@ -243,10 +243,19 @@ def captures_not_in_check(board: Board) -> list[int]:
     occupied = own | enemy
     ksq = royals.bit_length() - 1
     moves: list[int] = []
-    comp.piece_moves[True][us](kinds, own, enemy, -1, 0, _NO_PINS, moves)
+    comp.unpinned_captures[us](kinds, own, enemy, -1, 0, _NO_PINS, moves)
     test = comp.attacked[them]
-    lines = comp.rider_reach[them][ksq] & own
-    if moves and lines:
+    snipers = comp.snipers[them](kinds, enemy, ksq) if moves else 0
+    lines = 0
+    if snipers:  # only a piece between the royal square and an aligned enemy rider can be pinned
+        between = comp.between
+        base = ksq * comp.size
+        while snipers:
+            low = snipers & -snipers
+            snipers ^= low
+            lines |= between[base + low.bit_length() - 1]
+        lines &= own
+    if lines:
         kept = []
         for m in moves:
             frm = m & SQ_MASK
@@ -444,8 +453,24 @@ def gives_check_fn(board: Board) -> Callable[[int], bool]:
     gens = comp.gens
     rider_reach = comp.rider_reach
     attacked = comp.attacked
+    snipers = comp.snipers
+    between = comp.between
+    size = comp.size
     mailbox = board.mailbox  # changed in place by push/pop; kind_bb and occ are replaced, so read each time
     special = FLAG_CASTLE | FLAG_EP
+    # Squares between the enemy royal and our riders aligned with it, for the position last asked
+    # about: only a piece leaving one of them can give a discovered check.
+    memo = [-1, 0]
+
+    def discovery_lines(us: int, ksq: int) -> int:
+        lines = 0
+        aligned = snipers[us](board.kind_bb, board.occ[us], ksq)
+        base = ksq * size
+        while aligned:
+            low = aligned & -aligned
+            aligned ^= low
+            lines |= between[base + low.bit_length() - 1]
+        return lines
 
     def gives(m: int) -> bool:
         us = board.turn
@@ -467,8 +492,12 @@ def gives_check_fn(board: Board) -> Callable[[int], bool]:
         ):
             return True
         if rider_reach[us][ksq] >> frm & 1:
-            frm_bb = 1 << frm
-            return attacked[us](kinds, occ[us] ^ frm_bb, ksq, (occ[0] | occ[1] | 1 << to) ^ frm_bb)
+            if memo[0] != board._hash:
+                memo[0] = board._hash
+                memo[1] = discovery_lines(us, ksq)
+            if memo[1] >> frm & 1:
+                frm_bb = 1 << frm
+                return attacked[us](kinds, occ[us] ^ frm_bb, ksq, (occ[0] | occ[1] | 1 << to) ^ frm_bb)
         return False
 
     return gives

@@ -350,12 +350,18 @@ class Evaluator:
         self.attacker_kinds = [k for k, p in enumerate(pieces) if not (p.pawn or p.royal or p.immobile)]
         # What the search calls per node: `extras`, or the same sum written out for the usual case.
         self.node_extras: Callable[[Board, int], int] = self.extras
-        if (
+        shelter_only = (
             self.use_shelter
-            and self.royal_kinds
+            and bool(self.royal_kinds)
             and not (self.camp_threat or self.use_royal_mob or self.use_magnets or self.use_mop_up)
-        ):
+        )
+        if shelter_only:
             self.node_extras = self._shelter_extras()
+        # The whole static score for the side to move, evaluate() from a packed sum, as one call
+        # where the extras are written out (or absent); None where the search composes it.
+        self.node_static: Callable[[Board, int], int] | None = None
+        if shelter_only or not self.use_extras:
+            self.node_static = self._node_static(shelter_only)
         # Values for move ordering and pruning (middlegame material of a kind, by code).
         self.value = [
             max(pieces[code >> 1].value_mg, pieces[code >> 1].value_eg, 0) for code in range(2 * len(pieces))
@@ -514,6 +520,66 @@ def shelter_extras(board, packed, ring=ring, zone=zone):
         scope: dict[str, Any] = {"ring": self.ring, "zone": self.zone}
         exec(source, scope)
         fn: Callable[[Board, int], int] = scope["shelter_extras"]
+        return fn
+
+    def _node_static(self, shelter: bool) -> Callable[[Board, int], int]:
+        """tapered(packed) + extras (shelter and danger only, or none), signed for the side to move,
+        plus tempo: equal to `evaluate`, in one straight-line function."""
+        hi, lo = self.phase_hi, self.phase_lo
+        span = max(1, hi - lo)
+        lines = [
+            "def node_static(board, packed, ring=ring, zone=zone):",
+            f"    t = packed + {_HALF + (_HALF << BITS)}",  # fields made non-negative: plain bit slices
+            f"    eg = (t & {_MASK}) - {_HALF}",
+            f"    mg = (t >> {BITS} & {_MASK}) - {_HALF}",
+            f"    ph = t >> {2 * BITS}",
+        ]
+        if shelter:
+            royals = " | ".join(f"kinds[{k}]" for k in self.royal_kinds)
+            attackers = " | ".join(f"kinds[{k}]" for k in self.attacker_kinds) or "0"
+            (s_mg, s_eg), (d_mg, d_eg) = self.shelter, self.danger
+            lines += [
+                "    kinds = board.kind_bb",
+                "    white, black = board.occ",
+                f"    royals = {royals}",
+                f"    attackers = {attackers}",
+                "    shelter = danger = 0",
+            ]
+            for own, other, sign in (("white", "black", "+"), ("black", "white", "-")):
+                lines += [
+                    f"    bb = royals & {own}",
+                    f"    enemy = attackers & {other}",
+                    "    while bb:",
+                    "        low = bb & -bb",
+                    "        bb ^= low",
+                    "        sq = low.bit_length() - 1",
+                    f"        shelter {sign}= (ring[sq] & {own}).bit_count()",
+                    f"        danger {sign}= (zone[sq] & enemy).bit_count()",
+                ]
+            mid = f"shelter * {s_mg} + danger * {d_mg}"
+            end = f"shelter * {s_eg} + danger * {d_eg}"
+            lines += [
+                f"    if ph >= {hi}:",
+                f"        score = mg + {mid}",
+                f"    elif ph <= {lo}:",
+                f"        score = eg + {end}",
+                "    else:",
+                f"        score = (mg * (ph - {lo}) + eg * ({hi} - ph)) // {span}",
+                f"        score += (({mid}) * (ph - {lo}) + ({end}) * ({hi} - ph)) // {span}",
+            ]
+        else:
+            lines += [
+                f"    if ph >= {hi}:",
+                "        score = mg",
+                f"    elif ph <= {lo}:",
+                "        score = eg",
+                "    else:",
+                f"        score = (mg * (ph - {lo}) + eg * ({hi} - ph)) // {span}",
+            ]
+        lines.append(f"    return (score if board.turn == 0 else -score) + {self.tempo}")
+        scope: dict[str, Any] = {"ring": self.ring, "zone": self.zone}
+        exec("\n".join(lines), scope)
+        fn: Callable[[Board, int], int] = scope["node_static"]
         return fn
 
     def _royals(self, board: Board) -> int:

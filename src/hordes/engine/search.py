@@ -255,20 +255,14 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
         return moves
 
     def quiet_moves(e: list[list[int] | None]) -> list[int]:
-        """The legal moves ordered_noisy leaves out (e[0] must be filled)."""
+        """The legal moves ordered_noisy leaves out (e[0] must be filled): a copy of the legal list
+        with those few removed, which list.remove does in C."""
         moves = e[3]
         if moves is None:
-            zone = camp_zone[b.turn] if camp else 0
-            moves = e[3] = [
-                m
-                for m in e[0] or ()
-                if not (
-                    (mailbox[m >> TO & SQ] >= 0 and m & SQ != m >> TO & SQ)
-                    or m >> PROMO & 63
-                    or m >> FLAGS & FLAG_EP
-                    or (zone >> (m >> TO & SQ) & 1 and mailbox[m & SQ] >> 1 in camp_kinds)
-                )
-            ]
+            moves = list(e[0] or ())
+            for m in ordered_noisy(e, False):  # from e[0], so the flag is not used
+                moves.remove(m)
+            e[3] = moves
         return moves
 
     def poll() -> None:
@@ -306,6 +300,10 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
         if noise:
             score += ((b.zobrist_hash() ^ noise_seed) * 0x9E3779B97F4A7C15 >> 40) % noise_span - noise
         return (score if b.turn == 0 else -score) + tempo
+
+    # The static score in one call where the document allows (see Evaluator.node_static).
+    fast_static = ev.node_static
+    static_of = fast_static if fast_static is not None and not noise else lambda _b, packed: static(packed)
 
     def child_packed(m: int, packed: int, before_from: int, before_to: int) -> int:
         frm = m & SQ
@@ -363,7 +361,7 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
             winner = b.campmate_winner()
             return MATE - ply if winner == b.turn else ply - MATE
         if ply >= MAX_PLY:
-            return static(packed)
+            return static_of(b, packed)
         us = b.turn
         in_check_now = checked
         if checked and qply >= QS_EVASION_PLIES:
@@ -378,7 +376,7 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
             moves = sorted(moves, key=order_key, reverse=True)
             pruning = False
         else:
-            stand = static(packed)
+            stand = static_of(b, packed)
             if stand >= beta:
                 return stand
             e = move_cache(b._hash)
@@ -514,7 +512,7 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
         us = b.turn
         stand = -INF
         if not checked and not pv_node:
-            stand = static(packed)
+            stand = static_of(b, packed)
             # Reverse futility: far above beta at shallow depth, a quiet move will not bring it back.
             if depth <= 2 and stand - futility_margin * depth >= beta and abs(beta) < MATE_BOUND:
                 return stand

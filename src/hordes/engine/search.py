@@ -1,8 +1,8 @@
 """Alpha-beta search over the Board API, for every variant the rules core plays.
 
-Iterative deepening with principal-variation search, a transposition table, quiescence on captures,
-promotions and camp-reaching moves, null-move pruning, late-move reductions, futility pruning and
-check extensions. Move ordering: hash move, captures by value gained (an owner-changing capture costs
+Iterative deepening with principal-variation search, a transposition table (looked up in quiescence
+too), quiescence on captures, promotions and camp-reaching moves, null-move pruning, late-move
+reductions, futility pruning and check extensions. Move ordering: hash move, captures by value gained (an owner-changing capture costs
 the capturer twice its value), killers, history.
 
 The game's end is judged the way `Board.outcome()` judges it, generically: campmate, no legal move
@@ -376,10 +376,27 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
             moves = sorted(moves, key=order_key, reverse=True)
             pruning = False
         else:
+            # The table: capture sequences transpose often, and any stored depth covers quiescence.
+            # Nodes in check are neither looked up nor stored (deep ones are scored statically).
+            key = b._hash
+            entry = None if in_check_now else tt.new.get(key) or tt.old.get(key)
+            if entry is not None:
+                e_score = entry[2]
+                if e_score > MATE_BOUND:
+                    e_score -= ply
+                elif e_score < -MATE_BOUND:
+                    e_score += ply
+                e_bound = entry[1]
+                if (
+                    e_bound == EXACT
+                    or (e_bound == LOWER and e_score >= beta)
+                    or (e_bound == UPPER and e_score <= alpha)
+                ):
+                    return e_score
             stand = static_of(b, packed)
             if stand >= beta:
                 return stand
-            e = move_cache(b._hash)
+            e = move_cache(key)
             moves = ordered_noisy(e, in_check_now)
             if not moves:
                 # Nothing to play here; it is a stalemate only if no quiet move exists either.
@@ -387,6 +404,7 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
                 if not full if full is not None else not has_legal_move(b):
                     return no_moves_score(ply, False)
                 return stand
+            alpha0 = alpha
             if stand > alpha:
                 alpha = stand
             best = stand
@@ -432,8 +450,12 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
                 best = score
                 if score > alpha:
                     if score >= beta:
+                        if pruning and (entry is None or entry[0] <= 0):
+                            tt_put(key, (0, LOWER, _table_score(score, ply), m))
                         return score
                     alpha = score
+        if pruning and (entry is None or entry[0] <= 0):
+            tt_put(key, (0, EXACT if best > alpha0 else UPPER, _table_score(best, ply), 0))
         return best
 
     def negamax(
@@ -767,6 +789,15 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
             return  # a forced result is proved; deeper search will not change it
         if len(root_moves) == 1 and soft is not None and depth >= 4:
             return  # the only legal move: no need to think
+
+
+def _table_score(score: int, ply: int) -> int:
+    """A score as the table keeps it: mates counted from the stored position, not the root."""
+    if score > MATE_BOUND:
+        return score + ply
+    if score < -MATE_BOUND:
+        return score - ply
+    return score
 
 
 def _key(b: Board, m: int) -> tuple[int, int, str | None]:

@@ -2,8 +2,8 @@
 
 Iterative deepening with principal-variation search, a transposition table (looked up in quiescence
 too), quiescence on captures, promotions and camp-reaching moves, null-move pruning, late-move
-reductions, futility pruning and check extensions. Move ordering: hash move, captures by value gained (an owner-changing capture costs
-the capturer twice its value), killers, history.
+reductions, futility pruning and check extensions. Move ordering: hash move, captures by value
+gained (an owner-changing capture costs the capturer twice its value), killers, history.
 
 The game's end is judged the way `Board.outcome()` judges it, generically: campmate, no legal move
 (checkmate, or the document's stalemate rule), repetition (a draw, or a loss for the player who

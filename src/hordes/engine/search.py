@@ -239,6 +239,9 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
                 source = e[1]
                 if source is None:
                     source = e[1] = gen_captures(b) if checked else captures_not_in_check(b)
+                if not camp:  # every move of the captures generator is noisy: only sort them
+                    moves = e[2] = sorted(source, key=order_key, reverse=True) if len(source) > 1 else source
+                    return moves
             zone = camp_zone[b.turn] if camp else 0
             first = []
             moves = []
@@ -450,8 +453,6 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
                 best = score
                 if score > alpha:
                     if score >= beta:
-                        if pruning and (entry is None or entry[0] <= 0):
-                            tt_put(key, (0, LOWER, _table_score(score, ply), m))
                         return score
                     alpha = score
         if pruning and (entry is None or entry[0] <= 0):

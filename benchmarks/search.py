@@ -4,6 +4,7 @@ Debian's Fairy-Stockfish on the same positions (where it plays the variant) in t
     .venv/bin/python benchmarks/search.py                      # 1 s per position, every variant
     .venv/bin/python benchmarks/search.py --movetime 0.3 --variants orda
     .venv/bin/python benchmarks/search.py --depth 5              # fixed depth: nodes, seconds, CPU s, moves
+    .venv/bin/python benchmarks/search.py --start --movetime 3   # the start position only
 
 
 The goal is >= 1/5 of Fairy-Stockfish's nodes/s. Fairy-Stockfish runs through hordes' UCI client
@@ -137,7 +138,9 @@ def main() -> int:
     parser.add_argument("--movetime", type=float, default=1.0, help="seconds per position (default 1)")
     parser.add_argument("--variants", nargs="*", default=list(POSITIONS), choices=list(POSITIONS))
     parser.add_argument("--depth", type=int, help="search each position to this depth instead (no FSF)")
+    parser.add_argument("--start", action="store_true", help="the start position only, instead of the 10")
     args = parser.parse_args()
+    positions = {v: [Board(v).fen()] for v in POSITIONS} if args.start else POSITIONS
     if args.depth:
         fixed_depth(args.variants, args.depth)
         return 0
@@ -153,7 +156,7 @@ def main() -> int:
         fsf_nodes = fsf_time = 0.0
         depths: list[int] = []
         fsf_depths: list[int] = []
-        for i, fen in enumerate(POSITIONS[variant]):
+        for i, fen in enumerate(positions[variant]):
             nodes, depth, elapsed = ours(variant, fen, args.movetime)
             total_nodes += nodes
             total_time += elapsed

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from hordes.core.fastgen import emit_promotions
 
 if TYPE_CHECKING:
+    from hordes.core.compiled import Compiled
     from hordes.core.position import Board
 
 SQ_MASK = 1023
@@ -213,6 +214,45 @@ def pins(board: Board, royal: int, us: int, occupied: int) -> dict[int, int]:
 _NO_PINS: dict[int, int] = {}
 
 
+def lines_to(comp: Compiled, square: int, aligned: int) -> int:
+    """The squares strictly between `square` and each piece of `aligned` (riders on lines through it)."""
+    lines = 0
+    between = comp.between
+    base = square * comp.size
+    while aligned:
+        low = aligned & -aligned
+        aligned ^= low
+        lines |= between[base + low.bit_length() - 1]
+    return lines
+
+
+def _royal_moves(
+    comp: Compiled, kinds: list[int], us: int, ksq: int, own: int, enemy: int, noisy: bool, moves: list[int]
+) -> None:
+    """Append the single royal piece's moves (with `noisy`, its captures and camp steps), each to a
+    square that is safe once the piece has left its own."""
+    rk = comp.royal_kind
+    occupied = own | enemy
+    kg = comp.gens[us][rk]
+    camp_zone = comp.camp_zone[us] if rk in comp.camp_kinds else 0
+    if noisy and not camp_zone:
+        t = kg.capture.attacks(ksq, occupied) & enemy
+    elif kg.same:
+        t = kg.quiet.attacks(ksq, occupied) & ~own
+    else:
+        t = (kg.quiet.attacks(ksq, occupied) & ~occupied) | (kg.capture.attacks(ksq, occupied) & enemy)
+    if noisy:
+        t &= enemy | camp_zone
+    without_king = occupied ^ 1 << ksq
+    test = comp.attacked[us ^ 1]
+    while t:
+        low = t & -t
+        t ^= low
+        to = low.bit_length() - 1
+        if not test(kinds, enemy, to, without_king):
+            moves.append(ksq | to << TO_SHIFT)
+
+
 def generate_legal(board: Board) -> list[int]:
     """Every legal move; none once the game is won by reaching a camp (as Fairy-Stockfish counts)."""
     return _legal(board, False)
@@ -227,8 +267,8 @@ def generate_legal_captures(board: Board) -> list[int]:
 def captures_not_in_check(board: Board) -> list[int]:
     """generate_legal_captures for a caller that knows the side to move is not in check and the game
     is not over by campmate (the search has tested both). Pins are not computed: of the few captures
-    found, only those whose piece stands where an enemy rider could reach the royal square are made
-    legal by a test of that line."""
+    found, only those whose piece stands between the royal square and an aligned enemy rider are
+    tested, by looking along that line after the capture."""
     comp = board.compiled
     us = board.turn
     occ = board.occ
@@ -245,16 +285,8 @@ def captures_not_in_check(board: Board) -> list[int]:
     moves: list[int] = []
     comp.unpinned_captures[us](kinds, own, enemy, -1, 0, _NO_PINS, moves)
     test = comp.attacked[them]
-    snipers = comp.snipers[them](kinds, enemy, ksq) if moves else 0
-    lines = 0
-    if snipers:  # only a piece between the royal square and an aligned enemy rider can be pinned
-        between = comp.between
-        base = ksq * comp.size
-        while snipers:
-            low = snipers & -snipers
-            snipers ^= low
-            lines |= between[base + low.bit_length() - 1]
-        lines &= own
+    # Only a piece between the royal square and an aligned enemy rider can be pinned.
+    lines = lines_to(comp, ksq, comp.snipers[them](kinds, enemy, ksq)) & own if moves else 0
     if lines:
         kept = []
         for m in moves:
@@ -265,24 +297,7 @@ def captures_not_in_check(board: Board) -> list[int]:
                     continue  # the piece was pinned
             kept.append(m)
         moves = kept
-    # The royal piece, as in _legal.
-    kg = comp.gens[us][rk]
-    camp_zone = comp.camp_zone[us] if rk in comp.camp_kinds else 0
-    if not camp_zone:
-        t = kg.capture.attacks(ksq, occupied) & enemy
-    elif kg.same:
-        t = kg.quiet.attacks(ksq, occupied) & ~own & (enemy | camp_zone)
-    else:
-        t = ((kg.quiet.attacks(ksq, occupied) & ~occupied) | (kg.capture.attacks(ksq, occupied) & enemy)) & (
-            enemy | camp_zone
-        )
-    without_king = occupied ^ royals
-    while t:
-        low = t & -t
-        t ^= low
-        to = low.bit_length() - 1
-        if not test(kinds, enemy, to, without_king):
-            moves.append(ksq | to << TO_SHIFT)
+    _royal_moves(comp, kinds, us, ksq, own, enemy, True, moves)
     if board.ep_square >= 0:
         _ep_moves(board, moves, us, occupied)
     return moves
@@ -343,27 +358,7 @@ def _legal(board: Board, noisy: bool) -> list[int]:
     moves: list[int] = []
     if target_mask:
         comp.piece_moves[noisy][us](kinds, own, enemy, target_mask, pinned, pin_masks, moves)
-    append = moves.append
-    camp_zone = comp.camp_zone[us]
-    camp_kinds = comp.camp_kinds
-    # The royal piece: every destination must be safe once it has left its square.
-    kg = comp.gens[us][rk]
-    if noisy and not (camp_zone and rk in camp_kinds):
-        t = kg.capture.attacks(ksq, occupied) & enemy
-    elif kg.same:
-        t = kg.quiet.attacks(ksq, occupied) & ~own
-    else:
-        t = (kg.quiet.attacks(ksq, occupied) & ~occupied) | (kg.capture.attacks(ksq, occupied) & enemy)
-    if noisy:
-        t &= enemy | (camp_zone if rk in camp_kinds else 0)
-    without_king = occupied ^ royals
-    test = comp.attacked[them]
-    while t:
-        low = t & -t
-        t ^= low
-        to = low.bit_length() - 1
-        if not test(kinds, enemy, to, without_king):
-            append(ksq | to << TO_SHIFT)
+    _royal_moves(comp, kinds, us, ksq, own, enemy, noisy, moves)
     if board.castling and not checkers:
         if not noisy:
             _castling_moves(board, moves, ksq, us, occupied)
@@ -454,23 +449,11 @@ def gives_check_fn(board: Board) -> Callable[[int], bool]:
     rider_reach = comp.rider_reach
     attacked = comp.attacked
     snipers = comp.snipers
-    between = comp.between
-    size = comp.size
     mailbox = board.mailbox  # changed in place by push/pop; kind_bb and occ are replaced, so read each time
     special = FLAG_CASTLE | FLAG_EP
     # Squares between the enemy royal and our riders aligned with it, for the position last asked
     # about: only a piece leaving one of them can give a discovered check.
     memo = [-1, 0]
-
-    def discovery_lines(us: int, ksq: int) -> int:
-        lines = 0
-        aligned = snipers[us](board.kind_bb, board.occ[us], ksq)
-        base = ksq * size
-        while aligned:
-            low = aligned & -aligned
-            aligned ^= low
-            lines |= between[base + low.bit_length() - 1]
-        return lines
 
     def gives(m: int) -> bool:
         us = board.turn
@@ -494,7 +477,7 @@ def gives_check_fn(board: Board) -> Callable[[int], bool]:
         if rider_reach[us][ksq] >> frm & 1:
             if memo[0] != board._hash:
                 memo[0] = board._hash
-                memo[1] = discovery_lines(us, ksq)
+                memo[1] = lines_to(comp, ksq, snipers[us](kinds, occ[us], ksq))
             if memo[1] >> frm & 1:
                 frm_bb = 1 << frm
                 return attacked[us](kinds, occ[us] ^ frm_bb, ksq, (occ[0] | occ[1] | 1 << to) ^ frm_bb)

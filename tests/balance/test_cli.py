@@ -36,7 +36,7 @@ def test_directory_with_variant_filter_and_options(capsys: pytest.CaptureFixture
     assert "Orda Chess: 7 games" in lines
     assert not any(line.startswith("Chess:") for line in lines)
     assert "Openings: the 1 most common of 4, first 2 plies" in lines
-    assert "1. e4 e5 3 50.0 % 1/1/1" in lines
+    assert "1. e4 e5 3 50.0 % 19.4–80.6 % 1/1/1" in lines
 
 
 def test_out_writes_the_pages(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -190,7 +190,7 @@ def test_text_rendering(report: Report) -> None:
     assert "Black wins 3 37.5 % 13.7–69.4 %" in lines
     assert "checkmate* 2 1 1 0" in lines
     assert "All games 8 4 5.5 6 7.25 7.5 19" in lines
-    assert "1. e4 e5 2. Nf3 Nc6 3 50.0 % 1/1/1" in lines
+    assert "1. e4 e5 2. Nf3 Nc6 3 50.0 % 19.4–80.6 % 1/1/1" in lines  # the interval: score_interval(1, 1, 1)
     assert "1 game could not be read and is left out." in lines
     assert any("Wilson" in line for line in lines)
     assert any(line.startswith("No significant first-move advantage: White scores 43.8 %") for line in lines)

@@ -102,7 +102,13 @@ def _length_table(section: VariantReport) -> list[list[str]]:
 
 def _opening_rows(section: VariantReport) -> list[list[str]]:
     return [
-        [o.label, str(o.games), percent(o.score), f"{o.white} / {o.draws} / {o.black}"]
+        [
+            o.label,
+            str(o.games),
+            percent(o.score),
+            percent_interval(o.score_ci),
+            f"{o.white} / {o.draws} / {o.black}",
+        ]
         for o in section.openings
     ]
 
@@ -110,7 +116,7 @@ def _opening_rows(section: VariantReport) -> list[list[str]]:
 _RESULT_HEADER = ["", "games", "rate", "95 % CI"]
 _TERMINATION_HEADER = ["termination", "games", "White won", "Black won", "drawn"]
 _LENGTH_HEADER = ["", "games", "min", "Q1", "median", "Q3", "mean", "max"]
-_OPENING_HEADER = ["opening", "games", "White's score", "W / D / B"]
+_OPENING_HEADER = ["opening", "games", "White's score", "95 % CI", "W / D / B"]
 
 
 def _inferred_note(section: VariantReport) -> str:

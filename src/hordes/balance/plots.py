@@ -183,10 +183,15 @@ def openings_figure(section: VariantReport) -> Figure:
         ax = fig.add_subplot()
         y = list(range(len(rows)))[::-1]
         scores = [100 * o.score for o in rows]
+        # Each opening's 95 % interval as an error bar: with a few games per opening it is wide.
+        below = [value - 100 * o.score_ci.low for o, value in zip(rows, scores, strict=True)]
+        above = [100 * o.score_ci.high - value for o, value in zip(rows, scores, strict=True)]
         ax.barh(y, scores, color=ACCENT_COLOUR, alpha=0.85, height=0.65)
+        ax.errorbar(scores, y, xerr=[below, above], fmt="none", ecolor=EDGE_COLOUR, capsize=3, linewidth=1)
         for row, o, value in zip(y, rows, scores, strict=True):
-            ax.annotate(
-                f"{value:.0f} %  ({o.games} {'game' if o.games == 1 else 'games'})", (value, row),
+            games = f"{o.games} {'game' if o.games == 1 else 'games'}"
+            ax.annotate(  # beyond the error bar, so the two do not overlap
+                f"{value:.0f} %  ({games})", (100 * o.score_ci.high, row),
                 xytext=(4, 0), textcoords="offset points", va="center", fontsize=9,
             )  # fmt: skip
         ax.axvline(50, color=EDGE_COLOUR, linewidth=1)
@@ -194,7 +199,9 @@ def openings_figure(section: VariantReport) -> Figure:
         ax.set_yticks(y, [_short(o.label) for o in rows])
         ax.set_xlim(0, 135)
         ax.set_xticks([0, 25, 50, 75, 100])
-        ax.set_xlabel(f"White's score (%); dotted line: all games ({100 * section.score:.0f} %)")
+        ax.set_xlabel(
+            f"White's score (%) with 95 % intervals; dotted line: all games ({100 * section.score:.0f} %)"
+        )
         ax.set_title(f"{section.title}: White's score by opening")
         ax.grid(axis="y", visible=False)
     return fig

@@ -65,6 +65,11 @@ class OpeningRow:
         return (self.white + self.draws / 2) / self.games if self.games else 0.0
 
     @property
+    def score_ci(self) -> Interval:
+        """White's score's 95 % interval over these games (wide: most openings have few games)."""
+        return score_interval(self.white, self.draws, self.black)
+
+    @property
     def label(self) -> str:
         line = self.line or "(no moves)"
         return f"[{self.start_fen}] {line}" if self.start_fen else line
@@ -106,6 +111,10 @@ class Report:
     @property
     def games(self) -> int:
         return sum(v.games + v.unfinished for v in self.variants)
+
+
+def _wdb(o: OpeningRow) -> str:
+    return f"{o.white}/{o.draws}/{o.black}"
 
 
 def summarise(data: BalanceData, top: int = 10) -> Report:
@@ -312,7 +321,14 @@ def _section_text(section: VariantReport) -> list[str]:
     heading = f"Openings: the {shown} most common of {section.distinct_openings}"
     out += ["", f"{heading}, first {section.opening_plies} plies"]
     openings = [
-        (o.label, str(o.games), percent(o.score), f"{o.white}/{o.draws}/{o.black}") for o in section.openings
+        (
+            o.label,
+            str(o.games),
+            percent(o.score),
+            percent_interval(o.score_ci),
+            f"{o.white}/{o.draws}/{o.black}",
+        )
+        for o in section.openings
     ]
-    out.append(_table(("opening", "games", "White's score", "W/D/B"), openings))
+    out.append(_table(("opening", "games", "White's score", "95 % CI", "W/D/B"), openings))
     return out

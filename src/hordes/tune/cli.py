@@ -6,6 +6,7 @@ import argparse
 import datetime
 import sys
 import textwrap
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -52,7 +53,17 @@ def register(subparsers: Any) -> None:
         help="most feature extractions: another at the fitted numbers while the linear model is off "
         "the real evaluation by more than rounding, a safety check (default 3)",
     )
-    p.add_argument("--seed", type=int, default=0, help="seed for sampling and the match (default 0)")
+    p.add_argument(
+        "--holdout",
+        type=float,
+        default=0.1,
+        metavar="FRACTION",
+        help="share of the games (whole games) kept out of the fit to measure the error on unseen "
+        "games (default 0.1; 0: no held-out check)",
+    )
+    p.add_argument(
+        "--seed", type=int, default=0, help="seed for sampling, the held-out split and the match (default 0)"
+    )
     p.add_argument(
         "--verify-games", type=int, default=200, help="most games of the tuned-vs-original match (0: none)"
     )
@@ -77,7 +88,14 @@ def _cmd_tune(args: argparse.Namespace) -> int:
 
     from hordes.engine.evaluate import Evaluator
     from hordes.tune.document import tuned_document
-    from hordes.tune.positions import SampleOptions, collect_positions, resolve_variant, variant_spec
+    from hordes.tune.positions import (
+        SampleOptions,
+        collect_positions,
+        count_games,
+        resolve_variant,
+        split_by_game,
+        variant_spec,
+    )
     from hordes.tune.texel import Model, extract_features, fit, mse, select_params
     from hordes.variants import REGISTRY
 
@@ -97,6 +115,8 @@ def _cmd_tune(args: argparse.Namespace) -> int:
         raise HordesError("--ridge must not be negative")
     if args.per_game < 1 or args.skip_plies < 0:
         raise HordesError("--per-game must be at least 1 and --skip-plies not negative")
+    if not 0 <= args.holdout < 0.9:  # also rejects nan
+        raise HordesError("--holdout must be at least 0 and below 0.9 (a fraction of the games)")
     sprt = _sprt(args.sprt)
     tc = _tc(args.tc)
     variant = resolve_variant(args.variant)
@@ -121,8 +141,15 @@ def _cmd_tune(args: argparse.Namespace) -> int:
             f"no positions: {args.positions} holds no finished game of {variant.slug} with a position "
             f"to sample{others}"
         )
-    fens = [p.fen for p in positions]
-    results = np.array([p.result for p in positions], dtype=np.float64)
+    # K and the numbers are fitted on `train` only; `held` measures them on games the fit never saw.
+    train, held = split_by_game(positions, args.holdout, args.seed)
+    if held:
+        log(
+            f"held out {len(held)} positions of {_games(count_games(held))}; "
+            f"fitting on {len(train)} of {_games(count_games(train))}"
+        )
+    fens = [p.fen for p in train]
+    results = np.array([p.result for p in train], dtype=np.float64)
     features = extract_features(spec, fens, args.workers, args.ray)
     model = Model(variant, features)
     base_dev = float(np.max(np.abs(model.evaluate(model.theta0) - features.white)))
@@ -131,8 +158,9 @@ def _cmd_tune(args: argparse.Namespace) -> int:
     first = result
     original = model.theta0.copy()
     base = out.resolve().parent
-    games_text = f"{stats.used} games" if stats.used != 1 else "1 game"
-    best: tuple[float, Any, Any, Any, int] | None = None  # (real error, result, changes, deviation, round)
+    games_text = _games(stats.used)
+    # (real error, result, changes, deviation, round, tuned variant)
+    best: tuple[float, Any, Any, Any, int, Any] | None = None
     for rounds in range(1, args.rounds + 1):
         changes = [
             (p, int(original[i]), result.new[i])
@@ -148,7 +176,7 @@ def _cmd_tune(args: argparse.Namespace) -> int:
         deviation = np.abs(model.evaluate(np.array(result.new, dtype=np.float64)) - real)
         real_error = mse(results, real, first.k)
         if best is None or real_error < best[0]:
-            best = (real_error, result, changes, deviation, rounds)
+            best = (real_error, result, changes, deviation, rounds, tuned)
         rounding = model.f.phase_counts.sum(axis=1) / 2 + 2
         if rounds == args.rounds or np.all(deviation <= rounding):
             break
@@ -168,8 +196,10 @@ def _cmd_tune(args: argparse.Namespace) -> int:
             anchor=original,
         )
     assert best is not None
-    real_after, result, changes, deviation, kept = best
+    real_after, result, changes, deviation, kept, tuned = best
     shown = sorted(set(first.tuned) | set(result.tuned))
+    check = _held_out_check(args.holdout, train, held, variant, tuned, first.k)
+    split_lines, held_lines = check.header_lines()
 
     # One fact per line, so a long path never splits a figure across lines.
     tuned_names = ", ".join(result.params[i].name for i in shown) or "nothing"
@@ -177,10 +207,12 @@ def _cmd_tune(args: argparse.Namespace) -> int:
         f"Made by `hordes tune` on {datetime.date.today().isoformat()} with Texel's method.",
         f"Parent: {variant.source}",
         f"Games: {args.positions}",
-        f"Sample: {len(fens)} quiet positions of {games_text}, from ply {args.skip_plies + 1}, at most "
-        f"{args.per_game} per game, seed {args.seed}; each labelled with its game's result.",
+        f"Sample: {len(positions)} quiet positions of {games_text}, from ply {args.skip_plies + 1}, at "
+        f"most {args.per_game} per game, seed {args.seed}; each labelled with its game's result.",
+        *split_lines,
         f"Fit: ridge {args.ridge:g}; K = {first.k:.6g}; mean squared error {first.error_before:.6f} before, "
         f"{real_after:.6f} after (in-sample).",
+        *held_lines,
         *textwrap.wrap(f"Tuned: {tuned_names}.", 96),
     ]
     text = tuned_document(variant, changes, out, about)
@@ -189,8 +221,14 @@ def _cmd_tune(args: argparse.Namespace) -> int:
     except OSError as exc:
         raise HordesError(f"--out: cannot write {out}: {exc.strerror}") from None
 
-    print(f"{variant.slug}: {len(fens)} positions of {games_text}, K = {first.k:.6g}")
-    print(f"mean squared error: {first.error_before:.6f} before, {real_after:.6f} after")
+    fitted = f"{len(fens)} positions of {_games(check.train_games)} (training set)" if held else None
+    print(f"{variant.slug}: {fitted or f'{len(fens)} positions of {games_text}'}, K = {first.k:.6g}")
+    print(
+        f"mean squared error: {first.error_before:.6f} before, {real_after:.6f} after"
+        + (" (in-sample)" if held else "")
+    )
+    for line in check.printed_lines():
+        print(line)
     print(
         f"linear model vs the tuned document's evaluation: max deviation {float(np.max(deviation)):g}"
         + (f" (round {kept} of {rounds}: the lowest real error)" if rounds > 1 else "")
@@ -207,6 +245,79 @@ def _cmd_tune(args: argparse.Namespace) -> int:
     if args.verify_games > 0:
         _verify(args, spec, out, tc, sprt)
     return 0
+
+
+def _games(count: int) -> str:
+    return "1 game" if count == 1 else f"{count} games"
+
+
+@dataclass(frozen=True)
+class HeldOut:
+    """The out-of-sample check: the error of the original and the tuned numbers on held-out games."""
+
+    fraction: float  # --holdout; 0: no check, and no line about it
+    positions: int = 0  # held out (0: nothing could be held out)
+    games: int = 0
+    train_positions: int = 0
+    train_games: int = 0
+    before: float = 0.0  # mean squared error with the document's numbers
+    after: float = 0.0  # with the tuned numbers
+
+    @property
+    def improved(self) -> bool:
+        return self.after < self.before
+
+    def header_lines(self) -> tuple[list[str], list[str]]:
+        """(lines before the Fit line, lines after it)."""
+        if self.fraction == 0:
+            return [], []
+        if not self.positions:
+            return [], ["Held out: nothing (fewer than 2 games); the errors above are in-sample only."]
+        split = (
+            f"Split: {self.train_positions} positions of {_games(self.train_games)} to fit, "
+            f"{self.positions} of {_games(self.games)} held out (--holdout {self.fraction:g}, whole games)."
+        )
+        held = (
+            f"Held out: mean squared error {self.before:.6f} with the original numbers, {self.after:.6f} "
+            f"with the tuned ones, on {self.positions} positions of {_games(self.games)}."
+        )
+        warning = ["Warning: the held-out error did not improve: the fit did not generalise."]
+        return [split], [held, *([] if self.improved else warning)]
+
+    def printed_lines(self) -> list[str]:
+        if self.fraction == 0:
+            return []
+        if not self.positions:
+            return ["held out: nothing (fewer than 2 games to split); no out-of-sample check"]
+        lines = [
+            f"held out: {self.positions} positions of {_games(self.games)}; mean squared error "
+            f"{self.before:.6f} with the original numbers, {self.after:.6f} tuned"
+        ]
+        if not self.improved:
+            lines.append(
+                "warning: the fit did not generalise: the held-out error did not improve "
+                f"({self.before:.6f} original, {self.after:.6f} tuned)"
+            )
+        return lines
+
+
+def _held_out_check(
+    fraction: float, train: list[Any], held: list[Any], variant: Any, tuned: Any, k: float
+) -> HeldOut:
+    """Both documents' own Evaluators on the held-out positions, with the K fitted on the training set."""
+    import numpy as np
+
+    from hordes.engine.evaluate import Evaluator
+    from hordes.tune.positions import count_games
+    from hordes.tune.texel import mse
+
+    if not held:
+        return HeldOut(fraction)
+    fens = [p.fen for p in held]
+    results = np.array([p.result for p in held], dtype=np.float64)
+    before = mse(results, _white_scores(Evaluator(variant), variant, fens), k)
+    after = mse(results, _white_scores(Evaluator(tuned), variant, fens), k)
+    return HeldOut(fraction, len(held), count_games(held), len(train), count_games(train), before, after)
 
 
 def _white_scores(ev: Any, variant: Any, fens: list[str]) -> Any:

@@ -37,10 +37,12 @@ GAMES_PER_TASK = 40
 
 @dataclass(frozen=True)
 class Position:
-    """A position (FEN) and the result of the game it comes from, for White (1, 0.5 or 0)."""
+    """A position (FEN), the result of the game it comes from for White (1, 0.5 or 0), and that game's
+    number in the whole input (from 0, files in sorted order): positions of one game share it."""
 
     fen: str
     result: float
+    game: int = 0
 
 
 @dataclass(frozen=True)
@@ -175,7 +177,8 @@ def sample_chunk(task: SampleTask) -> tuple[list[Position], SampleStats]:
             board.push(node.move)
             if ply + 1 >= task.options.skip_plies:
                 boards.append(board.copy(stack=False))
-        rng = random.Random(task.options.seed * 1_000_003 + task.first_game + offset)
+        number = task.first_game + offset  # the game's identity: its seed, and its side of a split
+        rng = random.Random(task.options.seed * 1_000_003 + number)
         order = list(range(len(boards)))
         rng.shuffle(order)
         taken = 0
@@ -188,7 +191,7 @@ def sample_chunk(task: SampleTask) -> tuple[list[Position], SampleStats]:
             if not is_quiet(b, ev):
                 stats.loud += 1
                 continue
-            out.append(Position(b.fen(), result))
+            out.append(Position(b.fen(), result, number))
             taken += 1
         if taken:
             stats.used += 1
@@ -219,6 +222,27 @@ def collect_positions(
         positions = rng.sample(positions, max_positions)
     stats.positions = len(positions)
     return positions, stats
+
+
+def split_by_game(
+    positions: Sequence[Position], fraction: float, seed: int
+) -> tuple[list[Position], list[Position]]:
+    """(training, held out): about `fraction` of the games, drawn by `seed`, with all their
+    positions held out. By game, not by position: positions of one game are near copies with the
+    same label, so one on each side would let the held-out error reward memorising the game.
+    At least one game is held out when `fraction` > 0 and one game kept to fit; with fewer than
+    two games (or `fraction` 0) nothing is held out. Both lists keep the input's order."""
+    games = sorted({p.game for p in positions})
+    if fraction <= 0 or len(games) < 2:
+        return list(positions), []
+    count = min(max(1, round(fraction * len(games))), len(games) - 1)
+    # A stream of its own, so the split does not shift the --max-positions sample of the same seed.
+    held = set(random.Random(f"hordes tune holdout {seed}").sample(games, count))
+    return [p for p in positions if p.game not in held], [p for p in positions if p.game in held]
+
+
+def count_games(positions: Sequence[Position]) -> int:
+    return len({p.game for p in positions})
 
 
 # ----- the quiet test --------------------------------------------------------------------------------

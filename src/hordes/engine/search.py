@@ -231,7 +231,7 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
     def ordered_noisy(e: list[list[int] | None], checked: bool) -> list[int]:
         """Campmate steps (they win at once), then captures, promotions and en passant by order_key,
         best first. From the legal list when known, else from the captures generator, which skips
-        the pin search when the side to move is not in `checked`."""
+        the pin search when `checked` is False (the side to move is not in check)."""
         moves = e[2]
         if moves is None:
             source = e[0]
@@ -560,7 +560,8 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
         order = [hash_move] if hash_move else []
         # Moves come in stages: the hash move; the noisy moves from the captures generator (enough at
         # most cut nodes); then killers and the other moves by history. With the legal list cached,
-        # the noisy moves come from it instead. Each stage's list is cached in order (but history).
+        # the noisy moves come from it instead. The lists are cached per position, the noisy ones
+        # already in order; only the quiet moves are sorted here, by the history of this search.
         stage = 0
         best = -INF
         best_move = 0

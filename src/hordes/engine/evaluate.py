@@ -475,52 +475,58 @@ class Evaluator:
             return score + eg
         return score + (mg * (ph - lo) + eg * (hi - ph)) // (hi - lo)
 
+    def _shelter_lines(self) -> list[str]:
+        """Source lines that set `shelter` and `danger` (White's minus Black's) from `board`, shared
+        by the two generated evaluation functions below."""
+        royals = " | ".join(f"kinds[{k}]" for k in self.royal_kinds)
+        attackers = " | ".join(f"kinds[{k}]" for k in self.attacker_kinds) or "0"
+        lines = [
+            "    kinds = board.kind_bb",
+            "    white, black = board.occ",
+            f"    royals = {royals}",
+            f"    attackers = {attackers}",
+            "    shelter = danger = 0",
+        ]
+        for own, other, sign in (("white", "black", "+"), ("black", "white", "-")):
+            lines += [
+                f"    bb = royals & {own}",
+                f"    enemy = attackers & {other}",
+                "    while bb:",
+                "        low = bb & -bb",
+                "        bb ^= low",
+                "        sq = low.bit_length() - 1",
+                f"        shelter {sign}= (ring[sq] & {own}).bit_count()",
+                f"        danger {sign}= (zone[sq] & enemy).bit_count()",
+            ]
+        return lines
+
+    def _compile(self, name: str, lines: list[str]) -> Callable[[Board, int], int]:
+        scope: dict[str, Any] = {"ring": self.ring, "zone": self.zone}
+        exec("\n".join(lines), scope)
+        fn: Callable[[Board, int], int] = scope[name]
+        return fn
+
     def _shelter_extras(self) -> Callable[[Board, int], int]:
         """`extras` when royal shelter and danger are its only terms, as straight-line source: the
         loops over kinds and colours and the weight tests cost CPython more than the popcounts."""
-        royals = " | ".join(f"kinds[{k}]" for k in self.royal_kinds)
-        attackers = " | ".join(f"kinds[{k}]" for k in self.attacker_kinds) or "0"
         (s_mg, s_eg), (d_mg, d_eg) = self.shelter, self.danger
         hi, lo = self.phase_hi, self.phase_lo
         # The phase field of a packed sum, whatever the signs of the two fields below it.
         offset = _HALF + (_HALF << BITS)
-        source = f"""
-def shelter_extras(board, packed, ring=ring, zone=zone):
-    kinds = board.kind_bb
-    occ = board.occ
-    white = occ[0]
-    black = occ[1]
-    royals = {royals}
-    attackers = {attackers}
-    shelter = danger = 0
-    bb = royals & white
-    enemy = attackers & black
-    while bb:
-        low = bb & -bb
-        bb ^= low
-        sq = low.bit_length() - 1
-        shelter += (ring[sq] & white).bit_count()
-        danger += (zone[sq] & enemy).bit_count()
-    bb = royals & black
-    enemy = attackers & white
-    while bb:
-        low = bb & -bb
-        bb ^= low
-        sq = low.bit_length() - 1
-        shelter -= (ring[sq] & black).bit_count()
-        danger -= (zone[sq] & enemy).bit_count()
-    ph = (packed + {offset}) >> {2 * BITS}
-    if ph >= {hi}:
-        return shelter * {s_mg} + danger * {d_mg}
-    if ph <= {lo}:
-        return shelter * {s_eg} + danger * {d_eg}
-    return ((shelter * {s_mg} + danger * {d_mg}) * (ph - {lo})
-            + (shelter * {s_eg} + danger * {d_eg}) * ({hi} - ph)) // {hi - lo}
-"""
-        scope: dict[str, Any] = {"ring": self.ring, "zone": self.zone}
-        exec(source, scope)
-        fn: Callable[[Board, int], int] = scope["shelter_extras"]
-        return fn
+        return self._compile(
+            "shelter_extras",
+            [
+                "def shelter_extras(board, packed, ring=ring, zone=zone):",
+                *self._shelter_lines(),
+                f"    ph = (packed + {offset}) >> {2 * BITS}",
+                f"    if ph >= {hi}:",
+                f"        return shelter * {s_mg} + danger * {d_mg}",
+                f"    if ph <= {lo}:",
+                f"        return shelter * {s_eg} + danger * {d_eg}",
+                f"    return ((shelter * {s_mg} + danger * {d_mg}) * (ph - {lo})",
+                f"            + (shelter * {s_eg} + danger * {d_eg}) * ({hi} - ph)) // {hi - lo}",
+            ],
+        )
 
     def _node_static(self, shelter: bool) -> Callable[[Board, int], int]:
         """tapered(packed) + extras (shelter and danger only, or none), signed for the side to move,
@@ -535,27 +541,8 @@ def shelter_extras(board, packed, ring=ring, zone=zone):
             f"    ph = t >> {2 * BITS}",
         ]
         if shelter:
-            royals = " | ".join(f"kinds[{k}]" for k in self.royal_kinds)
-            attackers = " | ".join(f"kinds[{k}]" for k in self.attacker_kinds) or "0"
             (s_mg, s_eg), (d_mg, d_eg) = self.shelter, self.danger
-            lines += [
-                "    kinds = board.kind_bb",
-                "    white, black = board.occ",
-                f"    royals = {royals}",
-                f"    attackers = {attackers}",
-                "    shelter = danger = 0",
-            ]
-            for own, other, sign in (("white", "black", "+"), ("black", "white", "-")):
-                lines += [
-                    f"    bb = royals & {own}",
-                    f"    enemy = attackers & {other}",
-                    "    while bb:",
-                    "        low = bb & -bb",
-                    "        bb ^= low",
-                    "        sq = low.bit_length() - 1",
-                    f"        shelter {sign}= (ring[sq] & {own}).bit_count()",
-                    f"        danger {sign}= (zone[sq] & enemy).bit_count()",
-                ]
+            lines += self._shelter_lines()
             mid = f"shelter * {s_mg} + danger * {d_mg}"
             end = f"shelter * {s_eg} + danger * {d_eg}"
             lines += [
@@ -577,10 +564,7 @@ def shelter_extras(board, packed, ring=ring, zone=zone):
                 f"        score = (mg * (ph - {lo}) + eg * ({hi} - ph)) // {span}",
             ]
         lines.append(f"    return (score if board.turn == 0 else -score) + {self.tempo}")
-        scope: dict[str, Any] = {"ring": self.ring, "zone": self.zone}
-        exec("\n".join(lines), scope)
-        fn: Callable[[Board, int], int] = scope["node_static"]
-        return fn
+        return self._compile("node_static", lines)
 
     def _royals(self, board: Board) -> int:
         kinds = board.kind_bb

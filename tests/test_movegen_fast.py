@@ -1,5 +1,6 @@
 """The search's fast core calls equal their slow definitions, in every built-in variant:
-generate_legal_captures is generate_legal filtered by is_noisy, has_legal_move is bool(generate_legal),
+generate_legal_captures is generate_legal filtered by is_noisy, has_legal_move (and, out of check,
+has_move_not_in_check) is bool(generate_legal),
 gives_check is push + in_check + pop, and push_null/pop_null restore the position and its hash."""
 
 from __future__ import annotations
@@ -32,6 +33,8 @@ SPECIAL = [
     ("chess", "r3k2r/8/8/8/8/5q2/8/R3K2R w KQkq - 0 1"),
     ("chess", "5k2/8/8/8/8/8/8/4K2R w K - 0 1"),
     ("chess", "4k3/4r3/8/8/8/8/3P4/4K3 w - - 0 1"),
+    ("chess", "kb4R1/7Q/8/8/8/8/4K3/8 b - - 0 1"),  # stalemate: the bishop is pinned along a rank
+    ("chess", "7k/5Q2/8/7b/8/8/8/1K5R b - - 0 1"),  # stalemate: the bishop is pinned along a file
     ("orda", "8/3ay3/1p1k4/p2pl1pQ/4h2P/2P5/PP2P3/1R2KB1R b K - 2 32"),
     ("orda", "8/3a4/1p1ky1Q1/3p2P1/pK6/1PP5/P3P3/5l2 b - - 0 41"),
     ("orda", "4k3/8/8/8/8/8/1K6/8 w - - 0 1"),
@@ -58,6 +61,7 @@ def _check_position(board: Board) -> None:
     if not movegen.in_check(board, board.turn) and not movegen.campmate_reached(board):
         unchecked = movegen.captures_not_in_check(board)
         assert sorted(unchecked) == sorted(captures), board.fen()
+        assert movegen.has_move_not_in_check(board) == bool(legal), board.fen()
     mover = board.turn
     bound = movegen.gives_check_fn(board)
     for m in legal:

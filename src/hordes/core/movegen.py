@@ -406,6 +406,43 @@ def has_legal_move(board: Board) -> bool:
     return bool(generate_legal(board))
 
 
+def has_move_not_in_check(board: Board) -> bool:
+    """has_legal_move for a caller that knows the side to move is not in check and the game is not
+    over by campmate (quiescence, asking whether a position without captures is a stalemate; the
+    search has tested both). A piece off every line from the royal
+    square to an enemy rider cannot be pinned, so the first such piece with a destination answers,
+    without the check test or the pin search."""
+    comp = board.compiled
+    us = board.turn
+    occ = board.occ
+    kinds = board.kind_bb
+    rk = comp.royal_kind
+    royals = kinds[rk] & occ[us] if rk >= 0 else 0
+    if not comp.simple or royals & (royals - 1) or not royals:
+        return has_legal_move(board)
+    own = occ[us]
+    enemy = occ[us ^ 1]
+    occupied = own | enemy
+    ksq = royals.bit_length() - 1
+    free = own & ~lines_to(comp, ksq, comp.snipers[us ^ 1](kinds, enemy, ksq))
+    for g in comp.gens[us]:
+        bb = kinds[g.kind] & free
+        if g.royal or not bb:
+            continue
+        quiet = g.quiet
+        capture = g.capture
+        while bb:
+            low = bb & -bb
+            bb ^= low
+            sq = low.bit_length() - 1
+            if g.same:
+                if quiet.attacks(sq, occupied) & ~own:
+                    return True
+            elif quiet.attacks(sq, occupied) & ~occupied or capture.attacks(sq, occupied) & enemy:
+                return True
+    return bool(generate_legal(board))
+
+
 def gives_check(board: Board, m: int) -> bool:
     """Would the legal move m leave a royal piece of the opponent attacked? Equal to pushing m and
     asking in_check, but in the common case only the moved piece and the lines through its origin

@@ -162,6 +162,7 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
     gen_captures = movegen.generate_legal_captures
     captures_not_in_check = movegen.captures_not_in_check
     has_legal_move = movegen.has_legal_move
+    has_move_not_in_check = movegen.has_move_not_in_check
     in_check = movegen.in_check
     # gives_check before the move lets futility pruning skip the push; where it would itself make and
     # unmake the move (variant mechanisms, several royals) the search asks in_check after pushing.
@@ -404,8 +405,12 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
             if not moves:
                 # Nothing to play here; it is a stalemate only if no quiet move exists either.
                 full = e[0]
-                if not full if full is not None else not has_legal_move(b):
-                    return no_moves_score(ply, False)
+                if full is not None:
+                    any_move = bool(full)
+                else:
+                    any_move = has_legal_move(b) if in_check_now else has_move_not_in_check(b)
+                if not any_move:
+                    return no_moves_score(ply, in_check_now)
                 return stand
             alpha0 = alpha
             if stand > alpha:
@@ -490,8 +495,11 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
                 if checked and not gen(b):
                     return ply - MATE
                 return 0
+        # Material changes only by a capture or a pawn's move, which reset the counter: a position
+        # reached otherwise has the material of its parent, which was not a dead position.
         if (
             dead_check
+            and not halfmove
             and (b.occ[0] | b.occ[1]).bit_count() <= 4
             and b.has_insufficient_material(0)
             and b.has_insufficient_material(1)
@@ -574,6 +582,20 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
             and stand + futility_margin * depth <= alpha
         )
         zone = camp_zone[us] if camp else 0
+        # Quiet: no capture, promotion or en passant, and not a royal step into its camp (a win).
+        # The noisy moves all come before `quiet_from` and the quiet ones after it; only the hash
+        # move, first, is tested.
+        quiet_from = 1 << 30
+        hash_quiet = False
+        if hash_move:
+            frm = hash_move & SQ
+            to = hash_move >> TO & SQ
+            hash_quiet = (
+                (mailbox[to] < 0 or frm == to)
+                and not hash_move >> PROMO & 63
+                and not hash_move >> FLAGS & FLAG_EP
+                and not (zone >> to & 1 and mailbox[frm] >> 1 in camp_kinds)
+            )
         quiets_tried: list[int] = []
         noisy_done = False
         e: list[list[int] | None] = []
@@ -596,6 +618,7 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
                     if not noisy_done:
                         noisy = ordered_noisy(e, checked)
                         order += [m for m in noisy if m != hash_move] if hash_move else noisy
+                    quiet_from = len(order)
                     rest = quiet_moves(e).copy()
                     if hash_move in rest:
                         rest.remove(hash_move)
@@ -614,13 +637,7 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
             to = m >> TO & SQ
             bf = mailbox[frm]
             bt = mailbox[to]
-            # Quiet: no capture, promotion or en passant, and not a royal step into its camp (a win).
-            quiet = (
-                (bt < 0 or frm == to)
-                and not m >> PROMO & 63
-                and not m >> FLAGS & FLAG_EP
-                and not (zone >> to & 1 and bf >> 1 in camp_kinds)
-            )
+            quiet = i >= quiet_from if i or not hash_move else hash_quiet
             if check_first:
                 gives = gives_check(m)
                 if futile and quiet and not gives and i > 0 and best > -MATE_BOUND:

@@ -400,7 +400,9 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
             stand = static_of(b, packed)
             if stand >= beta:
                 return stand
-            e = move_cache(key)
+            # Only the leaves of the main search keep their lists (the next iteration searches them
+            # as inner nodes); deeper quiescence nodes are seldom met again.
+            e = move_cache(key) if not qply else [None, None, None, None]
             moves = ordered_noisy(e, in_check_now)
             if not moves:
                 # Nothing to play here; it is a stalemate only if no quiet move exists either.

@@ -7,7 +7,8 @@ Debian's Fairy-Stockfish on the same positions (where it plays the variant) in t
     .venv/bin/python benchmarks/search.py --start --movetime 3   # the start position only
 
 
-The goal is >= 1/5 of Fairy-Stockfish's nodes/s. Fairy-Stockfish runs through hordes' UCI client
+The goal is >= 1/5 of Fairy-Stockfish's nodes/s (benchmarks/node_cost.py shows what a node's time is
+spent on). Fairy-Stockfish runs through hordes' UCI client
 (`go movetime`), one thread, 16 MB hash; chess is built in, Orda comes from
 ../shared/oracle/orda-debian.ini. The Debian release (11.1) cannot express Khan's Chess, and no other
 program plays Hordes of Change, so those two are measured for hordes alone.

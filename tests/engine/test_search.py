@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import threading
 import time
 
@@ -107,6 +108,44 @@ def test_node_limit_and_stop_signal() -> None:
     start = time.perf_counter()
     info = list(search(board, Limits(stop=lambda: time.perf_counter() - start > 0.2)))[-1]
     assert time.perf_counter() - start < 1.5
+
+
+def test_garbage_collector_is_paused_only_inside_an_iteration() -> None:
+    """The search pauses the cyclic collector while it works and gives the caller back the state it
+    had, between results, after an abort, with two searches in two threads, and when the caller had
+    switched the collector off itself."""
+    board = Board("chess")
+    seen: list[bool] = []
+    assert gc.isenabled()
+    for _ in search(board, Limits(depth=3)):
+        seen.append(gc.isenabled())  # the caller's code between results
+    assert seen and all(seen) and gc.isenabled()
+    list(search(board, Limits(nodes=300)))  # ended by an abort inside an iteration
+    assert gc.isenabled()
+    paused_inside: list[bool] = []
+
+    def stop_when_seen() -> bool:  # asked between nodes, and once after each iteration
+        paused_inside.append(not gc.isenabled())
+        return len(paused_inside) > 50
+
+    list(search(board, Limits(infinite=True, stop=stop_when_seen)))
+    assert sum(paused_inside) >= 40 and gc.isenabled()
+    results: list[int] = []
+    threads = [
+        threading.Thread(target=lambda: results.append(list(search(board, Limits(depth=4)))[-1].depth))
+        for _ in range(2)
+    ]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert results == [4, 4] and gc.isenabled()
+    gc.disable()
+    try:
+        list(search(board, Limits(depth=2)))
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
 
 
 def test_movetime_and_clock_are_respected() -> None:

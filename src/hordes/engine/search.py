@@ -11,16 +11,20 @@ completes it), the n-move rule and dead positions. So the search has no variant-
 
 Speed: the hot path works on move ints and closures over local variables (cell access is the
 cheapest variable access CPython has), keeps the evaluation incrementally as a packed
-(phase, middlegame, endgame) int, and creates no Move objects.
+(phase, middlegame, endgame) int, and creates no Move objects. The cyclic garbage collector is paused
+while an iteration runs (see `_gc_paused`).
 """
 
 from __future__ import annotations
 
+import gc
 import math
 import random
+import threading
 import time
 from collections import defaultdict
 from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from typing import Any
 
 from hordes.core import movegen
@@ -402,7 +406,7 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
                 return stand
             # Only the leaves of the main search keep their lists (the next iteration searches them
             # as inner nodes); deeper quiescence nodes are seldom met again.
-            e = move_cache(key) if not qply else [None, None, None, None]
+            e: list[list[int] | None] = move_cache(key) if not qply else [None, None, None, None]
             moves = ordered_noisy(e, in_check_now)
             if not moves:
                 # Nothing to play here; it is a stalemate only if no quiet move exists either.
@@ -747,41 +751,42 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
         iter_score = -INF
         iter_pv: list[int] = []
         try:
-            while True:
-                alpha, beta = lo, hi
-                found = False
-                for i, m in enumerate(root_moves):
-                    frm = m & SQ
-                    to = m >> TO & SQ
-                    bf = mailbox[frm]
-                    bt = mailbox[to]
-                    push(m)
-                    gives = in_check(b, b.turn)
-                    child = child_packed(m, root_packed, bf, bt)
-                    nd = depth - 1 + (1 if gives else 0)
-                    pv_table[1] = []
-                    if i == 0:
-                        score = -negamax(nd, -beta, -alpha, 1, child, gives, True)
-                    else:
-                        score = -negamax(nd, -alpha - 1, -alpha, 1, child, gives, True)
-                        if alpha < score < beta:
+            with _gc_paused():
+                while True:
+                    alpha, beta = lo, hi
+                    found = False
+                    for i, m in enumerate(root_moves):
+                        frm = m & SQ
+                        to = m >> TO & SQ
+                        bf = mailbox[frm]
+                        bt = mailbox[to]
+                        push(m)
+                        gives = in_check(b, b.turn)
+                        child = child_packed(m, root_packed, bf, bt)
+                        nd = depth - 1 + (1 if gives else 0)
+                        pv_table[1] = []
+                        if i == 0:
                             score = -negamax(nd, -beta, -alpha, 1, child, gives, True)
-                    pop()
-                    if score > alpha:
-                        alpha = score
-                        iter_best, iter_score, found = m, score, True
-                        iter_pv = [m, *pv_table[1]]
-                        if score >= beta:
-                            break
-                if not found:  # failed low: every move is worse than expected
-                    lo = -INF if lo - 4 * window < best_score - 12 * window else lo - 4 * window
-                    continue
-                if iter_score >= hi:  # failed high: this move is better than expected
-                    hi = INF if hi + 4 * window > best_score + 12 * window else hi + 4 * window
-                    root_moves.remove(iter_best)
-                    root_moves.insert(0, iter_best)
-                    continue
-                break
+                        else:
+                            score = -negamax(nd, -alpha - 1, -alpha, 1, child, gives, True)
+                            if alpha < score < beta:
+                                score = -negamax(nd, -beta, -alpha, 1, child, gives, True)
+                        pop()
+                        if score > alpha:
+                            alpha = score
+                            iter_best, iter_score, found = m, score, True
+                            iter_pv = [m, *pv_table[1]]
+                            if score >= beta:
+                                break
+                    if not found:  # failed low: every move is worse than expected
+                        lo = -INF if lo - 4 * window < best_score - 12 * window else lo - 4 * window
+                        continue
+                    if iter_score >= hi:  # failed high: this move is better than expected
+                        hi = INF if hi + 4 * window > best_score + 12 * window else hi + 4 * window
+                        root_moves.remove(iter_best)
+                        root_moves.insert(0, iter_best)
+                        continue
+                    break
         except _Abort:
             # Keep what the unfinished iteration proved: its best move, if it found one.
             if iter_best:
@@ -810,6 +815,34 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
             return  # a forced result is proved; deeper search will not change it
         if len(root_moves) == 1 and soft is not None and depth >= 4:
             return  # the only legal move: no need to think
+
+
+_gc_lock = threading.Lock()
+_gc_pauses = 0  # iterations running now, in any thread
+_gc_was_enabled = False
+
+
+@contextmanager
+def _gc_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector for the block; the first to enter pauses it, the last to
+    leave restores it. A search allocates lists and tuples at every node (push snapshots, table
+    entries), and every few hundred of them CPython scans the young objects for cycles, more and more
+    of them as the table fills; the search makes no cycles of its own (reference counting frees its
+    garbage), so the scans find nothing and cost 3-7 % of the time. The pause covers the work between
+    two results only, so the caller never runs with the collector off because of a search it holds."""
+    global _gc_pauses, _gc_was_enabled
+    with _gc_lock:
+        if _gc_pauses == 0:
+            _gc_was_enabled = gc.isenabled()
+            gc.disable()
+        _gc_pauses += 1
+    try:
+        yield
+    finally:
+        with _gc_lock:
+            _gc_pauses -= 1
+            if _gc_pauses == 0 and _gc_was_enabled:
+                gc.enable()
 
 
 def _table_score(score: int, ply: int) -> int:

@@ -14,7 +14,7 @@ from hordes.engine.limits import MATE, MATE_BOUND, Limits
 from hordes.engine.search import Searcher, best_move, search
 from tests.engine.conftest import VARIANTS, random_positions
 
-POSITIONS_PER_VARIANT = 200
+POSITIONS_PER_VARIANT = 300
 
 
 @pytest.mark.parametrize("variant", VARIANTS)

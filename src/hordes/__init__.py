@@ -22,7 +22,7 @@ from hordes.errors import (
 )
 from hordes.variants import builtin_variants, load_variant, parse_variant
 
-__version__ = "0.2.0"
+__version__ = "0.3.0"
 
 __all__ = [
     "BLACK",

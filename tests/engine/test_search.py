@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from hordes import Board, Move
+from hordes import Board, Move, parse_variant
 from hordes.core import movegen
 from hordes.engine.limits import MATE, MATE_BOUND, Limits
 from hordes.engine.search import Searcher, best_move, search
@@ -66,6 +66,25 @@ def test_game_over_scores_agree_with_outcome(variant: str) -> None:
             else:
                 assert info.score == 1 - MATE, (board.fen(), board.int_to_move(m), out, info)
     assert checked > 0
+
+
+@pytest.mark.parametrize("reset_by", [None, "N"])
+def test_dead_position_after_a_promotion_is_a_draw(reset_by: str | None) -> None:
+    """The search tests for a dead position only where material may have changed. An underpromotion
+    to a bishop leaves king and bishop against king: a draw, also in a document whose pawn moves do
+    not reset the n-move counter (so the counter keeps running through the promotion)."""
+    by = f"{{white: {reset_by}, black: {reset_by}}}"
+    rule = f"\n  rules:\n    n_move_rule: {{moves: 50, reset_by: {by}}}" if reset_by else ""
+    doc = f"---\ntitle: Reset Test\nslug: resettest\nparent: chess\nengine:{rule or ' {}'}\n---\n"
+    board = Board(parse_variant(doc, "resettest.md"), "8/1P6/8/8/8/8/k7/4K3 w - - 10 60")
+    promote = board.parse_uci("b7b8b")
+    board.push(promote)
+    assert board.outcome() is not None and board.outcome().winner is None  # type: ignore[union-attr]
+    assert board.halfmove == (11 if reset_by else 0)
+    board.pop()
+    for depth in (1, 3):
+        info = list(search(board, Limits(depth=depth, searchmoves=[promote])))[-1]
+        assert info.best_move == promote and info.score == 0, (reset_by, depth, info)
 
 
 def test_finished_game_reports_no_move() -> None:

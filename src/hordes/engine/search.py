@@ -192,6 +192,12 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
     rep_count = rules.repetition_count
     n_move = 2 * rules.n_move_rule
     dead_check = rules.insufficient_material
+    # Material changes only by a capture or a promotion. Where every promoting kind resets the n-move
+    # counter (pawns do, unless a document says otherwise), a position reached with the counter
+    # running has its parent's material, which was not a dead position.
+    dead_after_reset = all(
+        g.kind in comp.reset_kinds[color] for color in (0, 1) for g in comp.gens[color] if g.promotes
+    )
     use_null = params.null_move
     use_lmr = params.late_move_reductions
     futility_margin = 2 * pawn_unit
@@ -501,11 +507,9 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
                 if checked and not gen(b):
                     return ply - MATE
                 return 0
-        # Material changes only by a capture or a pawn's move, which reset the counter: a position
-        # reached otherwise has the material of its parent, which was not a dead position.
         if (
             dead_check
-            and not halfmove
+            and (not halfmove or not dead_after_reset)
             and (b.occ[0] | b.occ[1]).bit_count() <= 4
             and b.has_insufficient_material(0)
             and b.has_insufficient_material(1)

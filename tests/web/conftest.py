@@ -47,4 +47,7 @@ def friend_game(client: TestClient, variant: str = "chess", fen: str | None = No
     if fen:
         body["fen"] = fen
     g = create(client, **body)
-    return g["id"], g["token"], g["invite_token"]
+    r = client.post(f"/api/games/{g['id']}/join", json={"invite": g["invite_token"]})
+    assert r.status_code == 200, r.text
+    client.cookies.clear()
+    return g["id"], g["token"], r.json()["token"]

@@ -7,11 +7,13 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 
 def free_port() -> int:
@@ -50,4 +52,53 @@ def server(data_dir: Path) -> Iterator[str]:
         yield base
     finally:
         proc.send_signal(signal.SIGKILL)  # a crash, not a clean shutdown
+        proc.wait(10)
+
+
+class Log:
+    """The server's stderr, read by a thread as it comes, so a test can wait for a line."""
+
+    def __init__(self, stream: Any) -> None:
+        self._text = ""
+        self._cond = threading.Condition()
+        self._thread = threading.Thread(target=self._read, args=(stream,), daemon=True)
+        self._thread.start()
+
+    def _read(self, stream: Any) -> None:
+        for line in iter(stream.readline, b""):
+            with self._cond:
+                self._text += line.decode("utf-8", "replace")
+                self._cond.notify_all()
+
+    def wait_for(self, needle: str, deadline: float = 30.0) -> str:
+        """All the text so far, once it contains `needle` (fails after `deadline` seconds of silence)."""
+        end = time.monotonic() + deadline
+        with self._cond:
+            while needle not in self._text:
+                left = end - time.monotonic()
+                assert left > 0, f"{needle!r} never reached the server's log:\n{self._text}"
+                self._cond.wait(left)
+            return self._text
+
+
+@contextmanager
+def logged_server(data_dir: Path, log_level: str = "info") -> Iterator[tuple[str, Log]]:
+    """`hordes serve` like `server`, at a chosen log level, with its log readable by the test."""
+    port = free_port()
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    env.pop("DATABASE_URL", None)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "hordes.cli", "serve", "--port", str(port), "--data-dir", str(data_dir),
+         "--engine-workers", "1", "--log-level", log_level],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,  # uvicorn writes its access lines to stdout, the rest to stderr
+    )  # fmt: skip
+    log = Log(proc.stdout)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        log.wait_for("Uvicorn running on")
+        yield base, log
+    finally:
+        proc.send_signal(signal.SIGKILL)
         proc.wait(10)

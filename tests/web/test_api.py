@@ -212,18 +212,18 @@ def test_seat_in_state_and_cookie(client: TestClient) -> None:
     r = client.post("/api/games", json={"variant": "orda", "opponent": "friend", "color": "black"})
     data = r.json()
     assert data["seat"] == "black" and data["game"]["seat"] == "black"
-    assert data["invite_url"].endswith(data["invite_token"])
+    assert data["invite_url"].endswith(f"?invite={data['invite_token']}")
     # the cookie set on creation identifies this client's seat
     assert client.get(f"/api/games/{data['id']}").json()["seat"] == "black"
-    # the page link with the friend's token sets the friend's cookie and drops the token from the URL
+    # the friend joins with the invitation and gets a seat token of their own, in a cookie
     client.cookies.clear()
-    page = client.get(f"/game/{data['id']}?token={data['invite_token']}", follow_redirects=False)
-    assert page.status_code == 303 and page.headers["location"] == f"/game/{data['id']}"
+    joined = client.post(f"/api/games/{data['id']}/join", json={"invite": data["invite_token"]})
+    assert joined.status_code == 200 and joined.json()["seat"] == "white"
     friend = client.get(f"/api/games/{data['id']}").json()
     assert friend["seat"] == "white" and "invite_token" not in friend
     assert data["token"] not in str(friend)  # the friend never learns the creator's token
     creator = client.get(f"/api/games/{data['id']}", headers={"X-Seat-Token": data["token"]}).json()
-    assert creator["invite_token"] == data["invite_token"]
+    assert creator["seat"] == "black" and "invite_token" not in creator  # claimed: no invitation to show
 
 
 # ----- stateless positions, PGN ------------------------------------------------------------------------

@@ -117,7 +117,27 @@ def start_game(
         page.fill("input[name=fen]", fen)
     page.click("button.primary")
     page.wait_for_url("**/game/*")
-    page.wait_for_function("window.hordesGame && window.hordesGame.board.movable")
+    if opponent == "friend":  # nobody moves until the friend has joined
+        page.wait_for_function("window.hordesGame && window.hordesGame.state.status === 'waiting'")
+    else:
+        page.wait_for_function("window.hordesGame && window.hordesGame.board.movable")
+
+
+def friend_joins(page: Any, base: str) -> str:
+    """The friend claims the invitation shown on the creator's page (through the API, as a script
+    would); returns the friend's seat token once the creator's page may move."""
+    game_id = page.evaluate("window.hordesGame.state.id")
+    invite = page.locator("#invite-link").input_value().split("invite=")[1]
+    req = urllib.request.Request(
+        f"{base}/api/games/{game_id}/join",
+        data=json.dumps({"invite": invite}).encode(),
+        headers={"Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(req, timeout=10) as r:
+        token: str = json.loads(r.read())["token"]
+    page.wait_for_function("window.hordesGame.state.status === 'playing'")
+    assert page.locator("#invite").is_hidden()  # the invitation disappears once it is claimed
+    return token
 
 
 def api_move(base: str, game_id: str, token: str, uci: str) -> None:
@@ -166,8 +186,7 @@ def test_orda_promotion_to_a_kheshig(page: Any, base: str) -> None:
 def test_hordes_transform_and_pull(page: Any, base: str, shots: Path) -> None:
     start_game(page, base, "hordes", "friend")
     game_id = page.evaluate("window.hordesGame.state.id")
-    invite = page.locator("#invite-link").input_value()
-    black = invite.split("token=")[1]
+    black = friend_joins(page, base)
     # change the Rook on e3 into a Rook Magnet: click it, click it again, confirm in the chooser
     click(page, "e3")
     click(page, "e3")
@@ -190,6 +209,8 @@ def test_hordes_transform_and_pull(page: Any, base: str, shots: Path) -> None:
 
 def test_hordes_drag_an_enemy_piece_to_its_pull_square(page: Any, base: str) -> None:
     start_game(page, base, "hordes", "friend", fen="7k/R7/8/8/4b3/8/8/K3+R3 w - - 0 1")
+    friend_joins(page, base)
+    page.wait_for_function("window.hordesGame.board.movable")
     drag(page, "e4", "e2")
     state = wait_ply(page, 1)
     assert state["moves"][0]["uci"] == "e4e2"
@@ -202,9 +223,22 @@ def test_a_second_browser_sees_the_first_ones_moves(browser: Any, base: str) -> 
         a = first.new_page()
         start_game(a, base, "khans", "friend")
         invite = a.locator("#invite-link").input_value()
+        assert "Waiting for your opponent" in a.locator("#status").inner_text()
         b = second.new_page()
         b.goto(invite)
+        b.click("#join-game")  # the first visitor of the invitation claims the seat
         b.wait_for_function("window.hordesGame && window.hordesGame.state.seat === 'black'")
+        assert "invite=" not in b.url
+        a.wait_for_function("window.hordesGame.state.status === 'playing' && window.hordesGame.board.movable")
+        assert a.locator("#invite").is_hidden()
+        # a later visitor of the same invitation watches, and is told that the seat is taken
+        late = browser.new_context(viewport=VIEWPORT)
+        c = late.new_page()
+        c.goto(invite)
+        c.wait_for_function("window.hordesGame && window.hordesGame.state.status === 'playing'")
+        assert "seat of this invitation has been taken" in c.locator("#link-notice").inner_text()
+        assert c.locator("#join-game").count() == 0 and c.evaluate("window.hordesGame.state.seat") is None
+        late.close()
         click(a, "e2")
         click(a, "e4")
         assert wait_ply(b, 1)["moves"][0]["san"] == "e4"

@@ -23,15 +23,29 @@ def test_migrations_from_empty_and_again(tmp_path: Path) -> None:
 
 
 def test_upgrade_keeps_data(tmp_path: Path) -> None:
+    """A friend game stored at schema 1 (as 0.3.0 wrote it: both seat tokens, no invitation) plays
+    on after the migrations, and its old friend's link still carries the seat."""
     engine = db.make_engine(db.database_url(None, tmp_path))
     assert db.migrate(engine, target=1) == 1
     assert "evaluations" not in sa.inspect(engine).get_table_names()
-    service = GameService(engine)
-    game = service.create("orda", white="human", black="human")
-    service.move(game.id, game.tokens["white"], "e2e4")
+    v1 = db._games(sa.MetaData())
+    stamp = db.now()
+    fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+    with engine.begin() as conn:
+        conn.execute(
+            v1.insert().values(
+                id="old030", variant="chess", start_fen=fen, fen=fen, ply=0, white="human", black="human",
+                level=None, white_token="w-token", black_token="b-token", creator="white", status="playing",
+                result="*", termination=None, winner=None, draw_offer=None, created_at=stamp, updated_at=stamp,
+            )
+        )  # fmt: skip
     assert db.migrate(engine) == db.SCHEMA_VERSION
-    assert service.state(game.id)["moves"][0]["san"] == "e4"
     assert "evaluations" in sa.inspect(engine).get_table_names()
+    service = GameService(engine)
+    assert service.state("old030", "b-token")["seat"] == "black"
+    service.move("old030", "w-token", "e2e4")
+    service.move("old030", "b-token", "e7e5")
+    assert [m["san"] for m in service.state("old030")["moves"]] == ["e4", "e5"]
 
 
 def test_a_newer_schema_is_refused(tmp_path: Path) -> None:

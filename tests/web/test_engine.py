@@ -11,7 +11,7 @@ from tests.web.conftest import WINS, create, friend_game
 
 def test_engine_answers_over_the_socket(client: TestClient) -> None:
     g = create(client, variant="orda", opponent="engine", color="white", level=1)
-    with client.websocket_connect(f"/ws/game/{g['id']}?token={g['token']}") as ws:
+    with client.websocket_connect(f"/ws/game/{g['id']}", headers={"X-Seat-Token": g["token"]}) as ws:
         assert ws.receive_json()["seat"] == "white"
         ws.send_json({"type": "move", "uci": "e2e4"})
         mine = ws.receive_json()
@@ -28,7 +28,7 @@ def test_engine_answers_over_the_socket(client: TestClient) -> None:
 
 def test_engine_plays_first_as_white(client: TestClient) -> None:
     g = create(client, variant="hordes", opponent="engine", color="black", level=1)
-    with client.websocket_connect(f"/ws/game/{g['id']}?token={g['token']}") as ws:
+    with client.websocket_connect(f"/ws/game/{g['id']}", headers={"X-Seat-Token": g["token"]}) as ws:
         first = ws.receive_json()
         if first["ply"] == 0:
             first = ws.receive_json()

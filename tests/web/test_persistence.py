@@ -20,13 +20,13 @@ def api(base: str, path: str, body: dict[str, Any] | None = None) -> Any:
         return json.loads(r.read())
 
 
-def ws_url(base: str, game_id: str, token: str) -> str:
-    return base.replace("http://", "ws://") + f"/ws/game/{game_id}?token={token}"
+def ws_url(base: str, game_id: str) -> str:
+    return base.replace("http://", "ws://") + f"/ws/game/{game_id}"
 
 
 def play(base: str, game_id: str, token: str, uci: str) -> dict[str, Any]:
     """Send a move over the websocket and return its stored event (read before the ack)."""
-    with connect(ws_url(base, game_id, token), open_timeout=10) as ws:
+    with connect(ws_url(base, game_id), additional_headers={"X-Seat-Token": token}, open_timeout=10) as ws:
         assert json.loads(ws.recv(10))["type"] == "game"
         ws.send(json.dumps({"type": "move", "uci": uci, "ref": 1}))
         event = json.loads(ws.recv(10))
@@ -38,7 +38,8 @@ def play(base: str, game_id: str, token: str, uci: str) -> dict[str, Any]:
 def test_kill_and_restart_loses_nothing(tmp_path: Path) -> None:
     with server(tmp_path) as base:
         g = api(base, "/api/games", {"variant": "orda", "opponent": "friend"})
-        game_id, white, black = g["id"], g["token"], g["invite_token"]
+        game_id, white = g["id"], g["token"]
+        black = api(base, f"/api/games/{game_id}/join", {"invite": g["invite_token"]})["token"]
         play(base, game_id, white, "e2e4")
         play(base, game_id, black, "g6g5")
         # an engine game in which the engine is thinking when the server dies
@@ -55,6 +56,8 @@ def test_kill_and_restart_loses_nothing(tmp_path: Path) -> None:
             assert time.monotonic() < deadline, "the engine never answered after the restart"
             time.sleep(0.2)
     with server(tmp_path) as base:
-        with connect(ws_url(base, game_id, black), open_timeout=10) as ws:
+        with connect(
+            ws_url(base, game_id), additional_headers={"X-Seat-Token": black}, open_timeout=10
+        ) as ws:
             whole = json.loads(ws.recv(10))
         assert whole["seat"] == "black" and [m["san"] for m in whole["moves"]] == ["e4", "g5", "Qh5+"]

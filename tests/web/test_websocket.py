@@ -12,8 +12,8 @@ from tests.web.conftest import WINS, friend_game
 
 
 def connect(client: TestClient, game_id: str, token: str | None = None) -> Any:
-    url = f"/ws/game/{game_id}" + (f"?token={token}" if token else "")
-    return client.websocket_connect(url)
+    headers = {"X-Seat-Token": token} if token else {}
+    return client.websocket_connect(f"/ws/game/{game_id}", headers=headers)
 
 
 def test_players_and_spectators_see_moves(client: TestClient) -> None:

@@ -14,7 +14,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 
-from hordes import Board, HordesError, builtin_variants, load_variant
+from hordes import Board, HordesError
 from hordes.notation.pgn import Game, read_game, write_game
 from hordes.notation.san import san
 from hordes.web.common import (
@@ -24,12 +24,14 @@ from hordes.web.common import (
     parse_json_object,
     read_body,
     seat_token,
+    site_url,
     string_field,
 )
 from hordes.web.engine_pool import EngineBusy
 from hordes.web.games import Created, GameError, IllegalMove
 from hordes.web.live import Live
 from hordes.web.positions import position_view, variant_info
+from hordes.web.variants import playable, web_variant
 
 MAX_LINE = 1000  # moves in a stateless position request
 MAX_EVAL_LINE = 300  # positions evaluated for one graph
@@ -80,20 +82,40 @@ def set_seat_cookie(response: Response, game_id: str, token: str) -> None:
 async def api_create_game(request: Request) -> Response:
     created, color = await create_game(request, await json_body(request))
     state = await run_in_threadpool(lambda: request.app.state.games.state(created.id, created.tokens[color]))
-    base = str(request.base_url).rstrip("/")
     out: dict[str, Any] = {
         "id": created.id,
         "seat": color,
         "token": created.tokens[color],
-        "url": f"{base}/game/{created.id}?token={created.tokens[color]}",
+        "url": seat_url(request, created.id, created.tokens[color]),
         "game": state,
     }
-    other = "black" if color == "white" else "white"
-    if other in created.tokens:
-        out["invite_token"] = created.tokens[other]
-        out["invite_url"] = f"{base}/game/{created.id}?token={created.tokens[other]}"
+    if created.invite:
+        out["invite_token"] = created.invite
+        out["invite_url"] = invite_url(request, created.id, created.invite)
     response = JSONResponse(out, status_code=201)
     set_seat_cookie(response, created.id, created.tokens[color])
+    return response
+
+
+def seat_url(request: Request, game_id: str, token: str) -> str:
+    """The seat holder's own link: opening it elsewhere carries the seat to that browser."""
+    return f"{site_url(request)}/game/{game_id}?token={token}"
+
+
+def invite_url(request: Request, game_id: str, invite: str) -> str:
+    """The friend's link: whoever joins through it first takes the seat."""
+    return f"{site_url(request)}/game/{game_id}?invite={invite}"
+
+
+async def api_join(request: Request) -> Response:
+    """Claim the friend's seat with its invitation: {"invite": TOKEN} -> the seat and its token."""
+    game_id = request.path_params["game_id"]
+    body = await json_body(request)
+    invite = string_field(body, "invite", None, limit=128)
+    joined = await live(request).join(game_id, invite, seat_token(request, game_id))
+    url = seat_url(request, game_id, joined.token)
+    response = JSONResponse({"id": game_id, "seat": joined.seat, "token": joined.token, "url": url})
+    set_seat_cookie(response, game_id, joined.token)
     return response
 
 
@@ -137,8 +159,7 @@ async def api_draw(request: Request) -> Response:
 
 async def api_pgn(request: Request) -> Response:
     game_id = request.path_params["game_id"]
-    site = str(request.base_url).rstrip("/")
-    text = await run_in_threadpool(request.app.state.games.pgn, game_id, site)
+    text = await run_in_threadpool(request.app.state.games.pgn, game_id, site_url(request))
     headers = {}
     if request.query_params.get("download"):
         headers["Content-Disposition"] = f'attachment; filename="hordes-{game_id}.pgn"'
@@ -179,11 +200,7 @@ async def evaluate_positions(
 def _line(body: dict[str, Any], limit: int = MAX_LINE) -> tuple[Board, list[dict[str, str]], str]:
     """The board of a {variant, fen, moves} request with its moves played, the moves (uci, san, fen
     after) and the start FEN."""
-    name = string_field(body, "variant", "chess") or "chess"
-    try:
-        variant = load_variant(name)
-    except HordesError as exc:
-        raise GameError(str(exc), code="unknown_variant") from None
+    variant = web_variant(body.get("variant", "chess"))
     fen = string_field(body, "fen", None, limit=1000)
     try:
         board = Board(variant, fen) if fen else Board(variant)
@@ -295,4 +312,4 @@ async def api_pgn_export(request: Request) -> Response:
 
 
 async def api_variants(request: Request) -> Response:
-    return JSONResponse({"variants": [variant_info(v) | {"summary": v.summary} for v in builtin_variants()]})
+    return JSONResponse({"variants": [variant_info(v) | {"summary": v.summary} for v in playable()]})

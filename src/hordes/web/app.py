@@ -19,7 +19,7 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from hordes.web import db, pages
+from hordes.web import db, pages, redact
 from hordes.web.common import game_error
 from hordes.web.engine_pool import EnginePool
 from hordes.web.games import GameError, GameService
@@ -48,10 +48,13 @@ def create_app(
     data_dir: str | os.PathLike[str] | None = None,
     engine_workers: int | None = None,
     engine_movetime: float = 3.0,
+    base_url: str = "http://127.0.0.1:8000",
 ) -> Starlette:
     """The web app. Database: `database_url`, else $DATABASE_URL, else `data_dir`/hordes.sqlite3
     (`data_dir` defaults to ./data). `engine_workers` processes run engine searches (default: up to 2);
-    `engine_movetime` caps the engine's seconds per move (levels below 8 cap it lower)."""
+    `engine_movetime` caps the engine's seconds per move (levels below 8 cap it lower). `base_url` is
+    the site's public address, used in the links it hands out (never the request's Host header)."""
+    redact.install()
     url = db.database_url(database_url, data_dir)
     engine = db.make_engine(url)
     db.migrate(engine)
@@ -66,6 +69,7 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        redact.install()  # again: the server may have configured its loggers since create_app
         await live.resume_engine_games()
         try:
             yield
@@ -80,6 +84,7 @@ def create_app(
         exception_handlers={GameError: _game_error, HTTPException: _http_error},
     )
     app.state.database_url = url
+    app.state.base_url = base_url.rstrip("/")
     app.state.db = engine
     app.state.games = service
     app.state.pool = pool

@@ -14,9 +14,11 @@ def _cmd_serve(args: argparse.Namespace) -> int:
 
     from hordes.web.app import create_app
 
-    app = create_app(data_dir=args.data_dir, engine_workers=args.engine_workers)
+    base_url = args.base_url or f"http://{args.host}:{args.port}"
+    app = create_app(data_dir=args.data_dir, engine_workers=args.engine_workers, base_url=base_url)
     print(
-        f"hordes: serving on http://{args.host}:{args.port}  (database: {_safe(app.state.database_url)})",
+        f"hordes: serving on http://{args.host}:{args.port} as {base_url}"
+        f"  (database: {_safe(app.state.database_url)})",
         flush=True,
     )
     uvicorn.run(
@@ -44,6 +46,12 @@ def register(subparsers: Any) -> None:
     p = subparsers.add_parser("serve", help="run the web app (play and analyse in the browser)")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    p.add_argument(
+        "--base-url",
+        default=os.environ.get("HORDES_BASE_URL"),
+        help="the site's public address, for the links it hands out, e.g. https://play.example.org "
+        "(default: http://HOST:PORT; $HORDES_BASE_URL)",
+    )
     p.add_argument(
         "--data-dir",
         default=os.environ.get("HORDES_DATA_DIR", "data"),

@@ -62,16 +62,22 @@ async def json_body(request: Request) -> dict[str, Any]:
 
 
 def seat_token(conn: HTTPConnection, game_id: str, body: dict[str, Any] | None = None) -> str | None:
-    """The seat token a client presents: JSON field, X-Seat-Token header, query or the game's cookie."""
+    """The seat token a client presents: a JSON field, the X-Seat-Token header or the game's cookie.
+
+    Never a query parameter: a URL ends up in access logs, browser history and Referer headers."""
     if body and isinstance(body.get("token"), str):
         return str(body["token"])
     header = conn.headers.get(TOKEN_HEADER)
     if header:
         return header
-    query = conn.query_params.get("token")
-    if query:
-        return query
     return conn.cookies.get(SEAT_COOKIE + game_id)
+
+
+def site_url(conn: HTTPConnection) -> str:
+    """The site's own address for links it hands out (invitations, seat links, PGN `Site`): the
+    configured base URL, never the request's Host header, which the client chooses."""
+    base: str = conn.app.state.base_url
+    return base
 
 
 def string_field(

@@ -44,7 +44,7 @@ def _games(md: sa.MetaData) -> sa.Table:
         sa.Column("white_token", sa.String(64), nullable=True),
         sa.Column("black_token", sa.String(64), nullable=True),
         sa.Column("creator", sa.String(8), nullable=True),  # the seat of whoever created the game
-        sa.Column("status", sa.String(16), nullable=False),  # "playing" or "over"
+        sa.Column("status", sa.String(16), nullable=False),  # "waiting" (for a friend), "playing", "over"
         sa.Column("result", sa.String(8), nullable=False, default="*"),
         sa.Column("termination", sa.String(64), nullable=True),  # why the game ended
         sa.Column("winner", sa.Integer, nullable=True),  # 0 white, 1 black, NULL draw or unfinished
@@ -85,6 +85,9 @@ def _evaluations(md: sa.MetaData) -> sa.Table:
 metadata = sa.MetaData()
 schema_version = sa.Table("schema_version", metadata, sa.Column("version", sa.Integer, nullable=False))
 games = _games(metadata)
+# Migration 3: the friend's invitation, kept after it is claimed (so a later visitor of the link is
+# told that the seat is taken). NULL for games without one, and for every game stored before 0.4.
+games.append_column(sa.Column("invite_token", sa.String(64), nullable=True))
 moves = _moves(metadata)
 evaluations = _evaluations(metadata)
 
@@ -107,9 +110,13 @@ def _m2_evaluations(conn: Connection) -> None:
     _evaluations(md).create(conn)
 
 
+def _m3_invitations(conn: Connection) -> None:
+    conn.execute(sa.text("ALTER TABLE games ADD COLUMN invite_token VARCHAR(64)"))
+
+
 # Ordered: migration n (1-based) brings the schema from version n-1 to n. Never edit a released one;
 # add a new function at the end.
-MIGRATIONS: tuple[Callable[[Connection], None], ...] = (_m1_games_and_moves, _m2_evaluations)
+MIGRATIONS: tuple[Callable[[Connection], None], ...] = (_m1_games_and_moves, _m2_evaluations, _m3_invitations)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

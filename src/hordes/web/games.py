@@ -6,10 +6,12 @@ game are never validated at once. The database is still the judge: a move row is
 ply number as part of the primary key and the game row is updated only if its ply count is the one
 this process saw, so a second writer (another process, a stale cache) fails instead of forking the game.
 
-Who may move: each human seat has a secret token, made here and given once to whoever creates the
-game (the creator's seat) and in the invitation link (the friend's seat). Tokens are compared in
-constant time. They are stored as they are, so that the creator's page can show the invitation link
-again later; they protect casual games, not money.
+Who may move: each human seat has a secret token, compared in constant time. The creator's is made
+with the game. A game against a friend starts "waiting": its second seat has no token yet, only an
+invitation. The first visitor who joins with the invitation claims the seat (one conditional UPDATE,
+so two visitors cannot both win it) and gets a fresh seat token; the invitation then only tells later
+visitors that the seat is taken. Until then no one moves. Tokens are stored as they are, so that the
+creator's page can show the invitation again; they protect casual games, not money.
 
 A game's board is rebuilt from the start FEN and the stored moves (`_board`), and kept in a small
 cache keyed by game id and checked against the stored ply count on every use.
@@ -30,54 +32,24 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 
-from hordes import Board, HordesError, load_variant
+from hordes import Board, HordesError
 from hordes.notation.pgn import Game, write_game
 from hordes.notation.san import san
 from hordes.web import db
+
+# The errors live in their own module; they are re-exported here, where callers have always found them.
+from hordes.web.errors import Conflict as Conflict
+from hordes.web.errors import Forbidden as Forbidden
+from hordes.web.errors import GameError as GameError
+from hordes.web.errors import IllegalMove as IllegalMove
+from hordes.web.errors import NotFound as NotFound
 from hordes.web.positions import color_name, describe_end, outcome_fields, position_view, variant_info
+from hordes.web.variants import VariantUnavailable, stored_variant, web_variant
 
 PLAYER_KINDS = ("human", "engine")
 MIN_LEVEL, MAX_LEVEL = 1, 8
 ID_ALPHABET = string.ascii_letters + string.digits
 MAX_PLIES = 2000  # a game longer than this is certainly a runaway client; no variant needs more
-
-
-class GameError(Exception):
-    """A request the service refuses. `status` is the HTTP status, `code` a stable machine word."""
-
-    status = 400
-    code = "bad_request"
-
-    def __init__(self, message: str, *, code: str | None = None, status: int | None = None) -> None:
-        super().__init__(message)
-        self.message = message
-        if code:
-            self.code = code
-        if status:
-            self.status = status
-
-    def as_dict(self) -> dict[str, str]:
-        return {"error": self.code, "message": self.message}
-
-
-class NotFound(GameError):
-    status = 404
-    code = "not_found"
-
-
-class Forbidden(GameError):
-    status = 403
-    code = "forbidden"
-
-
-class Conflict(GameError):
-    status = 409
-    code = "conflict"
-
-
-class IllegalMove(GameError):
-    status = 422
-    code = "illegal_move"
 
 
 def new_id(length: int = 10) -> str:
@@ -91,7 +63,14 @@ def new_token() -> str:
 @dataclass(slots=True)
 class Created:
     id: str
-    tokens: dict[str, str]  # colour name -> token, for the human seats
+    tokens: dict[str, str]  # colour name -> token, for the seats that have one now
+    invite: str | None = None  # the invitation to the friend's seat, if the game has one
+
+
+@dataclass(slots=True)
+class Joined:
+    seat: str  # the colour claimed
+    token: str  # its new seat token
 
 
 class GameService:
@@ -115,10 +94,7 @@ class GameService:
         creator: str | None = None,
     ) -> Created:
         """Create a game; validates the variant, FEN, seats and level before anything is stored."""
-        try:
-            v = load_variant(variant)
-        except HordesError as exc:
-            raise GameError(str(exc), code="unknown_variant") from None
+        v = web_variant(variant)
         try:
             board = Board(v, fen) if fen else Board(v)
         except (HordesError, ValueError) as exc:
@@ -138,7 +114,11 @@ class GameService:
         if creator not in (None, "white", "black"):
             raise GameError("creator must be white or black", code="bad_player")
         result, termination, winner = outcome_fields(board.outcome())
-        tokens = {side: new_token() for side, kind in (("white", white), ("black", black)) if kind == "human"}
+        humans = [side for side, kind in (("white", white), ("black", black)) if kind == "human"]
+        # Two people: the creator's seat now, the friend's when the invitation is claimed.
+        invite = new_token() if len(humans) == 2 and creator is not None else None
+        tokens = {side: new_token() for side in humans if invite is None or side == creator}
+        status = "over" if termination else ("waiting" if invite else "playing")
         stamp = db.now()
         game_id = new_id()
         with self.engine.begin() as conn:
@@ -155,7 +135,8 @@ class GameService:
                     white_token=tokens.get("white"),
                     black_token=tokens.get("black"),
                     creator=creator,
-                    status="over" if termination else "playing",
+                    invite_token=invite,
+                    status=status,
                     result=result,
                     termination=termination,
                     winner=winner,
@@ -164,7 +145,7 @@ class GameService:
                     updated_at=stamp,
                 )
             )
-        return Created(game_id, tokens)
+        return Created(game_id, tokens, invite)
 
     def row(self, game_id: str) -> sa.Row[Any]:
         if not isinstance(game_id, str) or not 1 <= len(game_id) <= 16:
@@ -188,7 +169,7 @@ class GameService:
                 self._boards.move_to_end(row.id)
         if board is not None and len(board.move_stack) == row.ply:
             return board
-        board = Board(load_variant(row.variant), row.start_fen)
+        board = Board(stored_variant(row.variant), row.start_fen)
         for m in self._moves(row.id):
             board.push_uci(m.uci)
         self._remember(row.id, board)
@@ -211,7 +192,7 @@ class GameService:
             return None
         for side in ("white", "black"):
             stored = getattr(row, f"{side}_token")
-            if stored and hmac.compare_digest(stored.encode(), token.encode()):
+            if stored and _same(stored, token):
                 return side
         return None
 
@@ -233,18 +214,55 @@ class GameService:
             "created_at": row.created_at.isoformat() if row.created_at else None,
         }
         out.update(self._status(row, board))
-        if seat is not None and seat == row.creator:
-            # The creator may see the invitation link again; the invited friend never sees the
-            # creator's token (that would let either player move for both sides).
-            other = "black" if seat == "white" else "white"
-            if getattr(row, f"{other}_token"):
-                out["invite_token"] = getattr(row, f"{other}_token")
+        if row.status == "waiting":  # the seat an invitation will fill
+            out["waiting_for"] = "black" if row.creator == "white" else "white"
+        if seat is not None and seat == row.creator and row.status == "waiting" and row.invite_token:
+            # Only the creator sees the invitation, and only until a friend claims the seat.
+            out["invite_token"] = row.invite_token
         return out
+
+    def invitation(self, game_id: str, invite: str | None) -> str:
+        """What an invitation link is worth: "open" (the seat can be claimed), "taken" or "invalid"."""
+        row = self.row(game_id)
+        if not invite or not row.invite_token or not _same(row.invite_token, invite):
+            return "invalid"
+        return "open" if row.status == "waiting" else "taken"
+
+    def join(self, game_id: str, invite: str | None, holder: str | None = None) -> Joined:
+        """Claim the friend's seat with its invitation; the first caller wins, later ones get 409."""
+        row = self.row(game_id)
+        if self.seat(row, holder) is not None:
+            raise Conflict(
+                "you already play in this game: send the invitation to your friend", code="already_seated"
+            )
+        state = self.invitation(game_id, invite)
+        if state == "invalid":
+            raise Forbidden("this invitation does not match this game", code="bad_invite")
+        if state == "taken":
+            raise Conflict("the seat has been taken: you can watch the game", code="seat_taken")
+        seat = "black" if row.creator == "white" else "white"
+        token = new_token()
+        g = db.games
+        with self.engine.begin() as conn:
+            done = conn.execute(
+                g.update()
+                .where(g.c.id == row.id, g.c.status == "waiting", g.c.invite_token == row.invite_token)
+                .values(**{f"{seat}_token": token}, status="playing", updated_at=db.now())
+            )
+        if done.rowcount != 1:  # someone else claimed it between our read and our write
+            raise Conflict("the seat has been taken: you can watch the game", code="seat_taken")
+        return Joined(seat, token)
+
+    def joined_event(self, game_id: str) -> dict[str, Any]:
+        """The event that tells every watcher the friend has arrived."""
+        return self._status_event(game_id)
 
     def _status(self, row: Any, board: Board) -> dict[str, Any]:
         """The position view of the game's board with the game's status (`row`: a games row, or an
         object with the same attributes)."""
         view = position_view(board)
+        if row.status == "waiting":  # nobody moves before the friend has joined
+            view.update(dests={}, promotions={}, transforms={}, pulls=[])
         if row.status == "over":
             # Resignation and agreement are not positions: the stored result is the truth.
             view.update(dests={}, promotions={}, transforms={}, pulls=[])
@@ -307,7 +325,14 @@ class GameService:
                 g.c.status == "playing", sa.or_(g.c.white == "engine", g.c.black == "engine")
             )
             ids = [r.id for r in conn.execute(q)]
-        return [i for i in ids if self.engine_turn(i) is not None]
+        waiting = []
+        for i in ids:
+            try:
+                if self.engine_turn(i) is not None:
+                    waiting.append(i)
+            except (GameError, HordesError, ValueError):
+                continue  # a game this server cannot play (its variant is unavailable) waits for good
+        return waiting
 
     def _play(self, row: sa.Row[Any], seat: str, uci: object, expected_ply: object) -> dict[str, Any]:
         if not isinstance(uci, str) or not 4 <= len(uci) <= 12:
@@ -316,8 +341,7 @@ class GameService:
             raise GameError(
                 "'ply' must be an integer (the number of moves already played)", code="bad_request"
             )
-        if row.status != "playing":
-            raise Conflict(f"the game is over ({row.result})", code="game_over")
+        _must_be_playing(row)
         board = self._board(row)
         to_move = color_name(board.turn)
         if seat != to_move:
@@ -382,8 +406,7 @@ class GameService:
     def resign(self, game_id: str, token: str | None) -> dict[str, Any]:
         row = self.row(game_id)
         seat = self._seat_or_403(row, token)
-        if row.status != "playing":
-            raise Conflict(f"the game is over ({row.result})", code="game_over")
+        _must_be_playing(row)
         winner = 1 if seat == "white" else 0
         self._finish(row, "1-0" if winner == 0 else "0-1", "resignation", winner)
         return self._status_event(game_id)
@@ -394,8 +417,7 @@ class GameService:
         seat = self._seat_or_403(row, token)
         if action not in ("offer", "accept", "decline"):
             raise GameError("'action' must be 'offer', 'accept' or 'decline'", code="bad_request")
-        if row.status != "playing":
-            raise Conflict(f"the game is over ({row.result})", code="game_over")
+        _must_be_playing(row)
         if "engine" in (row.white, row.black):
             raise Conflict("the engine does not take draw offers", code="no_draw_offers")
         me = 0 if seat == "white" else 1
@@ -457,7 +479,8 @@ class GameService:
                 {
                     "id": r.id,
                     "variant": r.variant,
-                    "variant_title": _title(r.variant),
+                    "variant_title": _title(r.variant) or r.variant,
+                    "available": _title(r.variant) is not None,
                     "white": _player_label(r.white, r.level),
                     "black": _player_label(r.black, r.level),
                     "status": r.status,
@@ -520,11 +543,27 @@ class GameService:
                 )
 
 
-def _title(slug: str) -> str:
+def _title(slug: str) -> str | None:
     try:
-        return load_variant(slug).title
-    except HordesError:
-        return slug
+        return stored_variant(slug).title
+    except VariantUnavailable:
+        return None
+
+
+def _same(stored: str, given: str) -> bool:
+    """Constant-time comparison of two secrets (any text: a surrogate cannot make it raise)."""
+    return hmac.compare_digest(
+        stored.encode("utf-8", "surrogatepass"), given.encode("utf-8", "surrogatepass")
+    )
+
+
+def _must_be_playing(row: Any) -> None:
+    if row.status == "waiting":
+        raise Conflict(
+            "the game has not started: it is waiting for your opponent", code="waiting_for_opponent"
+        )
+    if row.status != "playing":
+        raise Conflict(f"the game is over ({row.result})", code="game_over")
 
 
 def _player_label(kind: str, level: int | None) -> str:

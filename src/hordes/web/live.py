@@ -18,8 +18,8 @@ Websocket protocol (JSON text frames, each at most 16 KB):
                     {"type": "error", "error": "illegal_move", "message": "...", "ref": 7}
                     {"type": "pong"}
 
-The seat token comes from the game's cookie (browsers), the `token` query parameter or a `token`
-field in a message (other clients).
+The seat token comes from the game's cookie (browsers), an X-Seat-Token header, or a `token` field
+in a message (other clients); never from the URL, which access logs record.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from hordes.web.common import MAX_BODY, parse_json_object, seat_token
 from hordes.web.engine_pool import EngineBusy, EnginePool
-from hordes.web.games import GameError, GameService, NotFound
+from hordes.web.games import GameError, GameService, Joined, NotFound
 
 log = logging.getLogger("hordes.web")
 
@@ -90,6 +90,14 @@ class Live:
         event = await self.act(game_id, self.service.draw, game_id, token, action)
         assert event is not None
         return event
+
+    async def join(self, game_id: str, invite: str | None, holder: str | None) -> Joined:
+        """Claim the friend's seat, then tell every watcher that the game has begun."""
+        async with self.lock(game_id):
+            joined: Joined = await run_in_threadpool(self.service.join, game_id, invite, holder)
+            event = await run_in_threadpool(self.service.joined_event, game_id)
+            await self.broadcast(game_id, event)
+        return joined
 
     async def broadcast(self, game_id: str, event: dict[str, Any]) -> None:
         sockets = list(self.sockets.get(game_id, ()))

@@ -40,7 +40,8 @@ _SEAT = {
 _GAME_ID = [{"name": "game_id", "in": "path", "required": True, "schema": {"type": "string"}}]
 _TOKEN_DOC = (
     "The seat token may be sent as the `token` field of the body, the `X-Seat-Token` header, or the "
-    "game's cookie (set when the game is created or its link is opened)."
+    "game's cookie (set when the game is created, its invitation joined or its seat link opened); "
+    "never a query parameter."
 )
 
 _LINE: dict[str, Any] = {
@@ -77,8 +78,12 @@ SCHEMAS: dict[str, Any] = {
             "id": {"type": "string"},
             "seat": {"enum": ["white", "black"]},
             "token": {"type": "string", "description": "your seat's secret; keep it"},
-            "url": {"type": "string", "description": "your link to the game (carries your token)"},
-            "invite_url": {"type": "string", "description": "the link to send your friend (friend games)"},
+            "url": {"type": "string", "description": "your seat link: it carries your seat"},
+            "invite_token": {"type": "string", "description": "the friend's invitation (friend games)"},
+            "invite_url": {
+                "type": "string",
+                "description": "the link to send your friend; the first to join takes the seat",
+            },
             "game": _ref("Game"),
         },
     },
@@ -119,7 +124,7 @@ SCHEMAS: dict[str, Any] = {
                     "players": {"type": "object"},
                     "seat": {"enum": ["white", "black", None], "description": "whose token you sent"},
                     "ply": {"type": "integer"},
-                    "status": {"enum": ["playing", "over"]},
+                    "status": {"enum": ["waiting", "playing", "over"]},
                     "draw_offer": {"enum": ["white", "black", None]},
                     "last_move": {"type": "array", "items": {"type": "string"}},
                 },
@@ -209,6 +214,33 @@ def _paths() -> dict[str, Any]:
                     "422": _ok("Not a legal move here", _ref("Error")),
                     **_ERRORS,
                     **_SEAT,
+                },
+            }
+        },
+        "/api/games/{game_id}/join": {
+            "post": {
+                "summary": "Claim the friend's seat with the invitation (the first caller wins)",
+                "description": "The game waits (no one moves) until its invitation is claimed. Sets the "
+                "seat cookie.",
+                "parameters": _GAME_ID,
+                "requestBody": _body(
+                    {"type": "object", "required": ["invite"], "properties": {"invite": {"type": "string"}}}
+                ),
+                "responses": {
+                    "200": _ok(
+                        "Your seat and its token",
+                        {
+                            "type": "object",
+                            "properties": {
+                                "seat": {"enum": ["white", "black"]},
+                                "token": {"type": "string"},
+                                "url": {"type": "string"},
+                            },
+                        },
+                    ),
+                    "403": _ok("Not this game's invitation", _ref("Error")),
+                    "409": _ok("The seat is taken, or you already play in this game", _ref("Error")),
+                    **_ERRORS,
                 },
             }
         },

@@ -16,26 +16,28 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
-from hordes import HordesError, Variant, builtin_variants, load_variant
-from hordes.web.api import create_game, set_seat_cookie
+from hordes import Variant
+from hordes.web.api import create_game, invite_url, seat_url, set_seat_cookie
 from hordes.web.common import MAX_BODY, SEAT_COOKIE, read_body
 from hordes.web.games import GameError, NotFound
 from hordes.web.openapi import openapi_schema
 from hordes.web.pieces import piece_css
 from hordes.web.positions import variant_info
+from hordes.web.qr import qr_svg
+from hordes.web.variants import UnknownVariant, playable, stored_variant, web_variant
 
 
 def render(request: Request, name: str, status: int = 200, **context: Any) -> HTMLResponse:
     template = request.app.state.templates.get_template(name)
-    html = template.render(request=request, nav_variants=builtin_variants(), **context)
+    html = template.render(request=request, nav_variants=playable(), **context)
     return HTMLResponse(html, status_code=status)
 
 
 def _variant_or_404(slug: str) -> Variant:
     try:
-        return load_variant(slug)
-    except HordesError:
-        raise NotFound(f"no variant {slug!r}") from None
+        return web_variant(slug)
+    except UnknownVariant as exc:
+        raise NotFound(exc.message) from None
 
 
 # The lobby shows the project's own games first; other variant documents follow in their order.
@@ -44,7 +46,7 @@ FEATURED = ("orda", "hordes", "khans", "chess")
 
 def lobby_variants() -> list[tuple[Variant, Markup]]:
     """The variants to offer, each with a small picture of its start position."""
-    variants = builtin_variants()
+    variants = playable()
     variants.sort(key=lambda v: FEATURED.index(v.slug) if v.slug in FEATURED else len(FEATURED))
     return [(v, Markup(_thumbnail(v))) for v in variants]
 
@@ -88,27 +90,60 @@ async def lobby_create(request: Request) -> Response:
     return response
 
 
+# What a visitor is told about the link that brought them (nothing is changed by a link that fails).
+LINK_NOTICES = {
+    "bad_seat_link": "This seat link does not belong to this game, so nothing was changed.",
+    "seat_taken": "The seat of this invitation has been taken: you are watching the game.",
+    "bad_invite": "This invitation does not match this game: you are watching it.",
+    "own_invite": "This is your own invitation: send it to your friend.",
+}
+
+
 async def game_page(request: Request) -> Response:
     game_id = request.path_params["game_id"]
+    games = request.app.state.games
     token = request.query_params.get("token")
+    notice = None
     if token:
-        # A link with a token: keep it in this browser's cookie and show a clean address, so the
-        # token does not stay in the address bar, the history or a Referer.
-        response: Response = RedirectResponse(f"/game/{game_id}", status_code=303)
-        set_seat_cookie(response, game_id, token)
-        return response
-    token = request.cookies.get(SEAT_COOKIE + game_id)
-    state = await run_in_threadpool(request.app.state.games.state, game_id, token)
-    invite = None
+        # A seat link, opened on another device or browser: keep the seat in this browser's cookie and
+        # show a clean address, so the token does not stay in the address bar, the history or a
+        # Referer. A token that is no seat of this game changes nothing (it must not wipe a seat).
+        row = await run_in_threadpool(games.row, game_id)
+        if games.seat(row, token) is not None:
+            response: Response = RedirectResponse(f"/game/{game_id}", status_code=303)
+            set_seat_cookie(response, game_id, token)
+            return response
+        notice = LINK_NOTICES["bad_seat_link"]
+    held = request.cookies.get(SEAT_COOKIE + game_id)
+    state = await run_in_threadpool(games.state, game_id, held)
+    joining = None
+    invite = request.query_params.get("invite")
+    if invite:
+        verdict = await run_in_threadpool(games.invitation, game_id, invite)
+        if state.get("seat"):
+            notice = LINK_NOTICES["own_invite"] if verdict != "invalid" else None
+        elif verdict == "open":
+            joining = {"invite": invite, "seat": state.get("waiting_for")}
+        else:
+            notice = LINK_NOTICES["seat_taken" if verdict == "taken" else "bad_invite"]
+    invitation = None
     if state.get("seat") and state.get("invite_token"):
-        invite = f"{str(request.base_url).rstrip('/')}/game/{game_id}?token={state['invite_token']}"
+        link = invite_url(request, game_id, state["invite_token"])
+        invitation = {"url": link, "qr": qr_svg(link, "QR code of the invitation")}
+    carry = None
+    if state.get("seat") and held:
+        link = seat_url(request, game_id, held)
+        carry = {"url": link, "qr": qr_svg(link, "QR code of your seat link")}
     state.pop("invite_token", None)
     return render(
         request,
         "game.html",
         state=state,
-        variant=load_variant(state["variant"]["slug"]),
-        invite=invite,
+        variant=stored_variant(state["variant"]["slug"]),
+        invite=invitation,
+        carry=carry,
+        joining=joining,
+        notice=notice,
     )
 
 
@@ -133,12 +168,12 @@ async def analysis_page(request: Request) -> Response:
         start=start,
         variant=variant,
         info=variant_info(variant),
-        variants=builtin_variants(),
+        variants=playable(),
     )
 
 
 async def variants_page(request: Request) -> Response:
-    return render(request, "variants.html", variants=builtin_variants())
+    return render(request, "variants.html", variants=playable())
 
 
 async def variant_page(request: Request) -> Response:

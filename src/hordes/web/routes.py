@@ -37,6 +37,7 @@ def routes() -> list[BaseRoute]:
         Route("/api/games", api.api_list_games, methods=["GET"]),
         Route("/api/games", api.api_create_game, methods=["POST"]),
         Route("/api/games/{game_id}", api.api_get_game, methods=["GET"]),
+        Route("/api/games/{game_id}/join", api.api_join, methods=["POST"]),  # claim the friend's seat
         Route("/api/games/{game_id}/moves", api.api_move, methods=["POST"]),
         Route("/api/games/{game_id}/resign", api.api_resign, methods=["POST"]),
         Route("/api/games/{game_id}/draw", api.api_draw, methods=["POST"]),

@@ -70,7 +70,9 @@ function render() {
   $('player-bottom').innerHTML = playerLabel(bottom);
   const status = $('status');
   status.classList.toggle('over', game.status === 'over');
-  if (game.status === 'over') {
+  if (game.status === 'waiting') {
+    status.textContent = game.seat ? 'Waiting for your opponent to join…' : 'Waiting for an opponent to join.';
+  } else if (game.status === 'over') {
     status.innerHTML = `<span class="result">${game.result}</span> ${game.reason}`;
   } else if (game.engine_to_move) {
     status.textContent = 'The engine is thinking…';
@@ -91,8 +93,14 @@ function render() {
   $('draw-text').textContent = theirs ? 'Your opponent offers a draw.' : '';
   $('offer-draw').disabled = game.draw_offer === game.seat;
   $('offer-draw').textContent = game.draw_offer === game.seat ? 'Draw offered' : 'Offer draw';
+  // The invitation is shown only while its seat is free.
   const invite = $('invite');
-  if (invite) invite.hidden = game.status === 'over';
+  if (invite) invite.hidden = game.status !== 'waiting';
+  const join = $('join');
+  if (join && !join.hidden && game.status !== 'waiting') {
+    join.hidden = true;
+    flash($('flash'), 'The seat of this invitation has been taken: you are watching the game.');
+  }
   if (game.status === 'over' && !evaluations) loadEvaluations();
 }
 
@@ -190,15 +198,34 @@ $('flip').addEventListener('click', () => {
   board.flip();
   render();
 });
-const copy = $('copy-invite');
-if (copy) {
-  copy.addEventListener('click', async () => {
-    $('invite-link').select();
+document.querySelectorAll('[data-copy]').forEach((button) =>
+  button.addEventListener('click', async () => {
+    const input = $(button.dataset.copy);
+    input.select();
     try {
-      await navigator.clipboard.writeText($('invite-link').value);
-      copy.textContent = 'Copied';
+      await navigator.clipboard.writeText(input.value);
+      button.textContent = 'Copied';
     } catch {
       document.execCommand('copy');
+    }
+  }),
+);
+const joinButton = $('join-game');
+if (joinButton) {
+  joinButton.addEventListener('click', async () => {
+    joinButton.disabled = true;
+    try {
+      const res = await fetch(`/api/games/${game.id}/join`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ invite: $('join').dataset.invite }),
+      });
+      const data = await res.json();
+      if (!res.ok) throw new Error(data.message);
+      location.replace(`/game/${game.id}`); // the seat is in this browser's cookie now
+    } catch (e) {
+      $('join').hidden = true;
+      flash($('flash'), e.message);
     }
   });
 }

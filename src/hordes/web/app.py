@@ -18,8 +18,9 @@ from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
+from starlette.types import ASGIApp
 
-from hordes.web import db, pages
+from hordes.web import db, pages, security
 from hordes.web.common import game_error
 from hordes.web.engine_pool import EnginePool
 from hordes.web.games import GameError, GameService
@@ -41,6 +42,12 @@ async def _http_error(request: Request, exc: Exception) -> Response:
     if request.url.path.startswith("/api/"):
         return JSONResponse({"error": "http_error", "message": str(exc.detail)}, status_code=exc.status_code)
     return pages.error_page(request, exc.status_code, str(exc.detail))
+
+
+class _App(Starlette):
+    def build_middleware_stack(self) -> ASGIApp:
+        # Outermost, so that even a 500 answer gets the security headers (see security.py).
+        return security.SecurityMiddleware(super().build_middleware_stack())
 
 
 def create_app(
@@ -74,7 +81,7 @@ def create_app(
             pool.shutdown()
             engine.dispose()
 
-    app = Starlette(
+    app = _App(
         routes=routes(),
         lifespan=lifespan,
         exception_handlers={GameError: _game_error, HTTPException: _http_error},
@@ -90,4 +97,5 @@ def create_app(
         trim_blocks=True,
         lstrip_blocks=True,
     )
+    security.install(app.state.templates)
     return app

@@ -7,6 +7,7 @@ from html.parser import HTMLParser
 from typing import Any
 
 import pytest
+from starlette.routing import Route
 from starlette.testclient import TestClient
 
 from hordes import builtin_variants
@@ -169,7 +170,20 @@ def test_p6_lobby_form_needs_same_origin_and_csrf_token(client: TestClient) -> N
 def test_p6_big_form_is_refused(client: TestClient) -> None:
     r = post_form(client, "/games", {**NEW_GAME, "fen": "x" * 20_000})
     assert r.status_code == 413
+    r = post_form(client, "/games", {**NEW_GAME, **{f"f{i}": "" for i in range(60)}})
+    assert r.status_code == 400 and "fields" in r.text
     assert games(client) == []
+
+
+def test_p6_security_headers_on_a_server_error(app: Any) -> None:
+    async def boom(request: Any) -> Any:
+        raise RuntimeError("a bug")
+
+    app.router.routes.append(Route("/boom", boom))
+    with TestClient(app, raise_server_exceptions=False) as client:
+        r = client.get("/boom")
+    assert r.status_code == 500
+    assert r.headers["content-security-policy"] == CSP and r.headers["x-frame-options"] == "DENY"
 
 
 def test_p6_csrf_cookie(client: TestClient) -> None:

@@ -168,7 +168,10 @@ def check_csrf(conn: HTTPConnection, body: bytes) -> None:
     if sent is None and conn.headers.get("content-type", "").lower().startswith(
         "application/x-www-form-urlencoded"
     ):
-        fields = parse_qs(body.decode("utf-8", "replace"), max_num_fields=50)
+        try:
+            fields = parse_qs(body.decode("utf-8", "replace"), max_num_fields=50)
+        except ValueError:
+            raise Refused(400, "bad_form", "the form has more than 50 fields") from None
         sent = next(iter(fields.get(CSRF_FIELD, [])), None)
     if not _TOKEN.fullmatch(cookie):
         raise Refused(

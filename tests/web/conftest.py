@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -51,3 +52,20 @@ def friend_game(client: TestClient, variant: str = "chess", fen: str | None = No
     assert r.status_code == 200, r.text
     client.cookies.clear()
     return g["id"], g["token"], r.json()["token"]
+
+
+ORIGIN = "http://testserver"  # the TestClient's own origin
+
+
+def csrf_token(client: TestClient) -> str:
+    """The CSRF token the lobby page puts in its form (and in this client's cookie)."""
+    html = client.get("/").text
+    match = re.search(r'name="csrf_token" value="([^"]+)"', html)
+    assert match, "the lobby form has no csrf_token field"
+    return match.group(1)
+
+
+def post_form(client: TestClient, path: str, fields: dict[str, str], **kwargs: Any) -> Any:
+    """A form post as a browser sends it from this site's page: same Origin, the page's CSRF token."""
+    data = {"csrf_token": csrf_token(client), **fields}
+    return client.post(path, data=data, headers={"Origin": ORIGIN}, follow_redirects=False, **kwargs)

@@ -9,7 +9,7 @@ from starlette.testclient import TestClient
 
 from hordes import builtin_variants
 from hordes.web.routes import routes
-from tests.web.conftest import WINS, create, friend_game
+from tests.web.conftest import WINS, create, friend_game, post_form
 
 
 def stored(client: TestClient, game_id: str) -> dict[str, Any]:
@@ -269,13 +269,11 @@ def test_pages_render(client: TestClient) -> None:
 
 
 def test_lobby_form(client: TestClient) -> None:
-    r = client.post(
-        "/games", data={"variant": "orda", "color": "white", "opponent": "friend"}, follow_redirects=False
-    )
+    r = post_form(client, "/games", {"variant": "orda", "color": "white", "opponent": "friend"})
     assert r.status_code == 303
     game_id = r.headers["location"].rsplit("/", 1)[1]
     assert client.get(f"/api/games/{game_id}").json()["seat"] == "white"
-    bad = client.post("/games", data={"variant": "nope"})
+    bad = post_form(client, "/games", {"variant": "nope"})
     assert bad.status_code == 400 and "nope" in bad.text
 
 

@@ -16,7 +16,9 @@ from typing import Any
 
 import pytest
 
+from hordes import builtin_variants
 from hordes.web.routes import CHESSGROUNDX_DIR
+from hordes.web.security import CSP
 from tests.web.live_server import server
 
 CHROMIUM = "/usr/bin/chromium"
@@ -53,15 +55,58 @@ def browser() -> Iterator[Any]:
         b.close()
 
 
+# Every page of a watched context reports Content-Security-Policy violations to the test (the init
+# script runs before the page's own and, as Playwright injects it, is not itself subject to the CSP).
+REPORT_VIOLATIONS = """
+window.__cspViolations = [];
+document.addEventListener('securitypolicyviolation', (e) => {
+  const text = `${e.effectiveDirective} blocked ${e.blockedURI || 'inline'} in ${e.sourceFile}:${e.lineNumber}`;
+  window.__cspViolations.push(text);
+  window.__hordesViolation(text);
+});
+"""
+
+
+# Conditions for wait_for_function are written as functions ("() => ..."): Playwright evaluates a
+# bare expression with eval() when it polls again, which the page's CSP (no 'unsafe-eval') refuses.
+
+
+def watch(context: Any) -> list[str]:
+    """The problems the context's pages report: uncaught errors and CSP violations, from the event
+    and from the console (Chromium logs each refusal there too)."""
+    problems: list[str] = []
+    context.expose_binding("__hordesViolation", lambda source, text: problems.append(f"CSP: {text}"))
+    context.add_init_script(REPORT_VIOLATIONS)
+
+    def console(msg: Any) -> None:
+        if "Content Security Policy" in msg.text or "Content-Security-Policy" in msg.text:
+            problems.append(f"console: {msg.text}")
+
+    context.on("console", console)
+    context.on("weberror", lambda e: problems.append(f"error: {e.error}"))
+    return problems
+
+
+def watched_context(browser: Any) -> tuple[Any, list[str]]:
+    context = browser.new_context(viewport=VIEWPORT)
+    return context, watch(context)
+
+
+def settle(context: Any) -> None:
+    """Let the pages' last reports arrive (a round trip through each page)."""
+    for pg in context.pages:
+        if not pg.is_closed():
+            pg.evaluate("() => new Promise((r) => setTimeout(r, 0))")
+
+
 @pytest.fixture
 def page(browser: Any) -> Iterator[Any]:
-    context = browser.new_context(viewport=VIEWPORT)
+    context, problems = watched_context(browser)
     pg = context.new_page()
-    errors: list[str] = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
     yield pg
+    settle(context)
     context.close()
-    assert not errors, errors
+    assert not problems, problems
 
 
 @pytest.fixture(scope="module")
@@ -99,7 +144,9 @@ def drag(page: Any, frm: str, to: str) -> None:
 
 
 def wait_ply(page: Any, ply: int, timeout: float = 20_000) -> dict[str, Any]:
-    page.wait_for_function(f"window.hordesGame && window.hordesGame.state.ply >= {ply}", timeout=timeout)
+    page.wait_for_function(
+        f"() => window.hordesGame && window.hordesGame.state.ply >= {ply}", timeout=timeout
+    )
     state: dict[str, Any] = page.evaluate("window.hordesGame.state")
     return state
 
@@ -118,9 +165,9 @@ def start_game(
     page.click("button.primary")
     page.wait_for_url("**/game/*")
     if opponent == "friend":  # nobody moves until the friend has joined
-        page.wait_for_function("window.hordesGame && window.hordesGame.state.status === 'waiting'")
+        page.wait_for_function("() => window.hordesGame && window.hordesGame.state.status === 'waiting'")
     else:
-        page.wait_for_function("window.hordesGame && window.hordesGame.board.movable")
+        page.wait_for_function("() => window.hordesGame && window.hordesGame.board.movable")
 
 
 def friend_joins(page: Any, base: str) -> str:
@@ -135,7 +182,7 @@ def friend_joins(page: Any, base: str) -> str:
     )
     with urllib.request.urlopen(req, timeout=10) as r:
         token: str = json.loads(r.read())["token"]
-    page.wait_for_function("window.hordesGame.state.status === 'playing'")
+    page.wait_for_function("() => window.hordesGame.state.status === 'playing'")
     assert page.locator("#invite").is_hidden()  # the invitation disappears once it is claimed
     return token
 
@@ -210,15 +257,16 @@ def test_hordes_transform_and_pull(page: Any, base: str, shots: Path) -> None:
 def test_hordes_drag_an_enemy_piece_to_its_pull_square(page: Any, base: str) -> None:
     start_game(page, base, "hordes", "friend", fen="7k/R7/8/8/4b3/8/8/K3+R3 w - - 0 1")
     friend_joins(page, base)
-    page.wait_for_function("window.hordesGame.board.movable")
+    page.wait_for_function("() => window.hordesGame.board.movable")
     drag(page, "e4", "e2")
     state = wait_ply(page, 1)
     assert state["moves"][0]["uci"] == "e4e2"
 
 
 def test_a_second_browser_sees_the_first_ones_moves(browser: Any, base: str) -> None:
-    first = browser.new_context(viewport=VIEWPORT)
+    first, problems = watched_context(browser)
     second = browser.new_context(viewport=VIEWPORT)
+    problems += watch(second)
     try:
         a = first.new_page()
         start_game(a, base, "khans", "friend")
@@ -227,22 +275,25 @@ def test_a_second_browser_sees_the_first_ones_moves(browser: Any, base: str) -> 
         b = second.new_page()
         b.goto(invite)
         b.click("#join-game")  # the first visitor of the invitation claims the seat
-        b.wait_for_function("window.hordesGame && window.hordesGame.state.seat === 'black'")
+        b.wait_for_function("() => window.hordesGame && window.hordesGame.state.seat === 'black'")
         assert "invite=" not in b.url
-        a.wait_for_function("window.hordesGame.state.status === 'playing' && window.hordesGame.board.movable")
+        a.wait_for_function(
+            "() => window.hordesGame.state.status === 'playing' && window.hordesGame.board.movable"
+        )
         assert a.locator("#invite").is_hidden()
         # a later visitor of the same invitation watches, and is told that the seat is taken
         late = browser.new_context(viewport=VIEWPORT)
+        problems += watch(late)
         c = late.new_page()
         c.goto(invite)
-        c.wait_for_function("window.hordesGame && window.hordesGame.state.status === 'playing'")
+        c.wait_for_function("() => window.hordesGame && window.hordesGame.state.status === 'playing'")
         assert "seat of this invitation has been taken" in c.locator("#link-notice").inner_text()
         assert c.locator("#join-game").count() == 0 and c.evaluate("window.hordesGame.state.seat") is None
         late.close()
         click(a, "e2")
         click(a, "e4")
         assert wait_ply(b, 1)["moves"][0]["san"] == "e4"
-        b.wait_for_function("window.hordesGame.board.movable")
+        b.wait_for_function("() => window.hordesGame.board.movable")
         click(b, "e7")  # a Scout leaps forward (orientation: Black at the bottom)
         click(b, "g6")
         assert wait_ply(a, 2)["moves"][1]["uci"] == "e7g6"
@@ -253,21 +304,76 @@ def test_a_second_browser_sees_the_first_ones_moves(browser: Any, base: str) -> 
         assert wait_ply(w, 2)["seat"] is None
         assert w.evaluate("window.hordesGame.board.movable") is False
         watcher.close()
+        settle(first)
+        settle(second)
     finally:
         first.close()
         second.close()
+    assert not problems, problems
 
 
 def test_analysis_board(page: Any, base: str, shots: Path) -> None:
     page.goto(base + "/analysis?variant=orda")
-    page.wait_for_function("window.hordesAnalysis && window.hordesAnalysis.board.view")
+    page.wait_for_function("() => window.hordesAnalysis && window.hordesAnalysis.board.view")
     click(page, "e2")
     click(page, "e4")
-    page.wait_for_function("window.hordesAnalysis.line.moves.length === 1")
-    page.wait_for_function("!['…', 'off', ''].includes(document.getElementById('engine-score').textContent)")
+    page.wait_for_function("() => window.hordesAnalysis.line.moves.length === 1")
+    page.wait_for_function(
+        "() => !['…', 'off', ''].includes(document.getElementById('engine-score').textContent)"
+    )
     assert page.locator(".cg-shapes g path, .cg-shapes g line").count() >= 1  # the best move's arrow
     page.click("#graph-run")
     page.wait_for_selector("#eval-graph svg")
     page.click("#pgn-export")
-    page.wait_for_function("document.getElementById('pgn').value.includes('1. e4')")
+    page.wait_for_function("() => document.getElementById('pgn').value.includes('1. e4')")
     page.screenshot(path=str(shots / "analysis.png"))
+
+
+def api_post(base: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
+    req = urllib.request.Request(
+        base + path, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}
+    )
+    data: dict[str, Any] = json.loads(urllib.request.urlopen(req, timeout=10).read())
+    return data
+
+
+def test_p6_the_browser_reports_csp_violations(browser: Any, base: str) -> None:
+    """The watch that every browser test relies on does see a violation (and the policy is enforced)."""
+    context, problems = watched_context(browser)
+    try:
+        pg = context.new_page()
+        assert pg.goto(base + "/").headers["content-security-policy"] == CSP
+        pg.evaluate("document.body.insertAdjacentHTML('beforeend', '<p style=\"color: red\">styled</p>')")
+        pg.evaluate(
+            "() => { const s = document.createElement('script'); s.textContent = 'window.ran = 1';"
+            " document.body.append(s); }"
+        )
+        pg.wait_for_function("() => window.__cspViolations.length >= 2")
+        assert pg.evaluate("window.ran") is None  # the inline script did not run
+        settle(context)
+        assert any("style-src" in p for p in problems) and any("script-src" in p for p in problems), problems
+    finally:
+        context.close()
+
+
+def test_p6_every_page_kind_keeps_to_the_csp(page: Any, base: str) -> None:
+    game = api_post(base, "/api/games", {"variant": "hordes", "opponent": "friend"})
+    api_post(base, f"/api/games/{game['id']}/join", {"invite": game["invite_token"]})
+    boards = [f"/game/{game['id']}", "/analysis?variant=orda", f"/analysis?game={game['id']}"]
+    others = ["/", "/games", "/variants", "/api/docs", "/nope"]
+    others += [f"/variants/{v.slug}" for v in builtin_variants()]
+    for url in boards + others:
+        response = page.goto(base + url)
+        assert response.headers["content-security-policy"] == CSP, url
+        assert response.headers["x-content-type-options"] == "nosniff", url
+        page.wait_for_load_state("load")
+        if url in boards:  # the pieces are drawn with this origin's pictures
+            page.wait_for_function("() => document.querySelectorAll('cg-board piece').length > 0")
+            picture = page.evaluate(
+                "getComputedStyle(document.querySelector('cg-board piece')).backgroundImage"
+            )
+            assert "/pieces/" in picture, picture
+    page.goto(base + f"/game/{game['id']}")  # the live game's websocket is allowed (connect-src 'self')
+    page.wait_for_function("() => window.hordesGame")
+    api_move(base, game["id"], game["token"], "e3e3")
+    wait_ply(page, 1)

@@ -15,7 +15,7 @@ from starlette.testclient import TestClient
 from hordes.web import db
 from hordes.web.app import create_app
 from hordes.web.redact import redact
-from tests.web.conftest import create, friend_game
+from tests.web.conftest import create, friend_game, post_form
 from tests.web.live_server import logged_server
 
 SECRET_DOC = """---
@@ -51,7 +51,7 @@ def test_p1_a_variant_path_is_refused_and_nothing_is_stored(client: TestClient, 
             answers.append(r.json()["message"].split(";", 1)[1])  # the list of variants, the same each time
     assert len(set(answers)) == 1  # an existing path and a missing one are answered alike
     assert stored(client) == []
-    form = client.post("/games", data={"variant": str(doc), "opponent": "friend"})
+    form = post_form(client, "/games", {"variant": str(doc), "opponent": "friend"})
     assert form.status_code == 400 and "private notes" not in form.text
     assert stored(client) == []
 

@@ -18,8 +18,9 @@ from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
+from starlette.types import ASGIApp
 
-from hordes.web import db, pages, redact
+from hordes.web import db, pages, redact, security
 from hordes.web.common import game_error
 from hordes.web.engine_pool import EnginePool
 from hordes.web.games import GameError, GameService
@@ -43,17 +44,25 @@ async def _http_error(request: Request, exc: Exception) -> Response:
     return pages.error_page(request, exc.status_code, str(exc.detail))
 
 
+class _App(Starlette):
+    def build_middleware_stack(self) -> ASGIApp:
+        # Outermost, so that even a 500 answer gets the security headers (see security.py).
+        return security.SecurityMiddleware(super().build_middleware_stack())
+
+
 def create_app(
     database_url: str | None = None,
     data_dir: str | os.PathLike[str] | None = None,
     engine_workers: int | None = None,
     engine_movetime: float = 3.0,
-    base_url: str = "http://127.0.0.1:8000",
+    base_url: str | None = None,
+    bind_url: str = "http://127.0.0.1:8000",
 ) -> Starlette:
     """The web app. Database: `database_url`, else $DATABASE_URL, else `data_dir`/hordes.sqlite3
     (`data_dir` defaults to ./data). `engine_workers` processes run engine searches (default: up to 2);
     `engine_movetime` caps the engine's seconds per move (levels below 8 cap it lower). `base_url` is
-    the site's public address, used in the links it hands out (never the request's Host header)."""
+    the site's public address: the links it hands out start with it (else with `bind_url`, the address
+    it listens on; never with the request's Host header), and it is the only origin that may post."""
     redact.install()
     url = db.database_url(database_url, data_dir)
     engine = db.make_engine(url)
@@ -78,13 +87,14 @@ def create_app(
             pool.shutdown()
             engine.dispose()
 
-    app = Starlette(
+    app = _App(
         routes=routes(),
         lifespan=lifespan,
         exception_handlers={GameError: _game_error, HTTPException: _http_error},
     )
     app.state.database_url = url
-    app.state.base_url = base_url.rstrip("/")
+    app.state.base_url = base_url.rstrip("/") if base_url else None  # the origin checks' (origins.py)
+    app.state.link_base = (base_url or bind_url).rstrip("/")  # the links' (common.site_url)
     app.state.db = engine
     app.state.games = service
     app.state.pool = pool
@@ -95,4 +105,5 @@ def create_app(
         trim_blocks=True,
         lstrip_blocks=True,
     )
+    security.install(app.state.templates)
     return app

@@ -14,10 +14,12 @@ def _cmd_serve(args: argparse.Namespace) -> int:
 
     from hordes.web.app import create_app
 
-    base_url = args.base_url or f"http://{args.host}:{args.port}"
-    app = create_app(data_dir=args.data_dir, engine_workers=args.engine_workers, base_url=base_url)
+    bind_url = f"http://{args.host}:{args.port}"
+    app = create_app(
+        data_dir=args.data_dir, engine_workers=args.engine_workers, base_url=args.base_url, bind_url=bind_url
+    )
     print(
-        f"hordes: serving on http://{args.host}:{args.port} as {base_url}"
+        f"hordes: serving on {bind_url} as {app.state.link_base}"
         f"  (database: {_safe(app.state.database_url)})",
         flush=True,
     )

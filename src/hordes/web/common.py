@@ -76,7 +76,7 @@ def seat_token(conn: HTTPConnection, game_id: str, body: dict[str, Any] | None =
 def site_url(conn: HTTPConnection) -> str:
     """The site's own address for links it hands out (invitations, seat links, PGN `Site`): the
     configured base URL, never the request's Host header, which the client chooses."""
-    base: str = conn.app.state.base_url
+    base: str = conn.app.state.link_base
     return base
 
 

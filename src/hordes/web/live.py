@@ -38,6 +38,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 from hordes.web.common import MAX_BODY, parse_json_object, seat_token
 from hordes.web.engine_pool import EngineBusy, EnginePool
 from hordes.web.games import GameError, GameService, Joined, NotFound
+from hordes.web.origins import same_origin
 
 log = logging.getLogger("hordes.web")
 
@@ -244,5 +245,4 @@ def _same_origin(ws: WebSocket) -> bool:
     origin = ws.headers.get("origin")
     if not origin:
         return True  # not a browser (tests, the load benchmark, scripts)
-    host = ws.headers.get("host", "")
-    return origin.split("://", 1)[-1] == host
+    return same_origin(ws, origin)

@@ -21,7 +21,7 @@ from hordes.web.api import create_game, invite_url, seat_url, set_seat_cookie
 from hordes.web.common import MAX_BODY, SEAT_COOKIE, read_body
 from hordes.web.games import GameError, NotFound
 from hordes.web.openapi import openapi_schema
-from hordes.web.pieces import piece_css
+from hordes.web.pieces import piece_css, piece_svg
 from hordes.web.positions import variant_info
 from hordes.web.qr import qr_svg
 from hordes.web.variants import UnknownVariant, playable, stored_variant, web_variant
@@ -213,6 +213,14 @@ async def pieces_css(request: Request) -> Response:
     return Response(
         piece_css(variant), media_type="text/css", headers={"Cache-Control": "public, max-age=3600"}
     )
+
+
+async def piece_image(request: Request) -> Response:
+    variant = _variant_or_404(request.path_params["slug"])
+    svg = piece_svg(variant, request.path_params["name"])
+    if svg is None:
+        raise NotFound(f"no piece picture {request.path_params['name']!r} in {variant.slug}")
+    return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "public, max-age=3600"})
 
 
 def error_page(request: Request, status: int, message: str) -> Response:

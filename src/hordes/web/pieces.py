@@ -1,14 +1,15 @@
 """The project's piece set as CSS for the board component, one stylesheet per variant.
 
 chessgroundx draws a piece as `<piece class="white l-piece">` and leaves its picture to CSS. We give
-each (variant, letter, colour) a data-URI background made from `hordes.svg.piece`, scoped under the
+each (variant, letter, colour) a background image made by `hordes.svg.piece`, scoped under the
 board's variant class (`.cg-wrap.v-orda`), because one letter can mean different figures in different
-variants (Orda's black K is the Khan). Stylesheets are made once per variant and cached.
+variants (Orda's black K is the Khan). The pictures are files of their own
+(`/pieces/orda/k-piece.black.svg`), not data: URIs, so that the Content-Security-Policy can keep
+images to this origin (security.py). Stylesheets and pictures are made once and cached.
 """
 
 from __future__ import annotations
 
-import base64
 from functools import cache
 
 from hordes import Color, Variant
@@ -35,8 +36,23 @@ def _fallback(letter: str, color: Color) -> str:
     )
 
 
-def data_uri(svg: str) -> str:
-    return "data:image/svg+xml;base64," + base64.b64encode(svg.encode("utf-8")).decode("ascii")
+def image_name(letter: str, color: Color) -> str:
+    """The file name of a piece's picture: 'k-piece.black.svg'."""
+    return f"{role_of(letter)}.{color.label}.svg"
+
+
+def piece_svg(variant: Variant, name: str) -> str | None:
+    """The picture called `name` (see image_name) of one of the variant's pieces, or None."""
+    return _pictures(variant).get(name)
+
+
+@cache
+def _pictures(variant: Variant) -> dict[str, str]:
+    return {
+        image_name(kind.letter, color): _svg(kind.letter, color, variant)
+        for kind in variant.pieces
+        for color in (Color.WHITE, Color.BLACK)
+    }
 
 
 @cache
@@ -47,7 +63,7 @@ def piece_css(variant: Variant) -> str:
     for kind in variant.pieces:
         for color in (Color.WHITE, Color.BLACK):
             selector = f"{scope} piece.{role_of(kind.letter)}.{color.label}"
-            uri = data_uri(_svg(kind.letter, color, variant))
+            uri = f"/pieces/{variant.slug}/{image_name(kind.letter, color)}"
             rules.append(f"{selector} {{ background-image: url('{uri}'); }}")
             # The promotion chooser and the piece legend use the same pictures outside the board.
             rules.append(

@@ -30,6 +30,7 @@ def routes() -> list[BaseRoute]:
         Route("/variants", pages.variants_page, methods=["GET"]),
         Route("/variants/{slug}", pages.variant_page, methods=["GET"]),
         Route("/pieces/{slug}", pages.pieces_css, methods=["GET"]),  # /pieces/orda.css
+        Route("/pieces/{slug}/{name}", pages.piece_image, methods=["GET"]),  # .../k-piece.black.svg
         Route("/api/docs", pages.api_docs, methods=["GET"]),
         Route("/openapi.json", pages.openapi_json, methods=["GET"]),
         # ----- JSON API (described in openapi.py) ------------------------------------------------

@@ -21,9 +21,11 @@ from starlette.responses import JSONResponse, Response
 
 from hordes.web import db, pages
 from hordes.web.common import game_error
-from hordes.web.engine_pool import EnginePool
+from hordes.web.engine_pool import EngineBusy, EnginePool
+from hordes.web.engine_queue import ANALYSIS_PER_CLIENT, ANALYSIS_TOTAL
 from hordes.web.games import GameError, GameService
 from hordes.web.live import Live
+from hordes.web.ratelimit import RateLimited, RateLimiter
 from hordes.web.routes import CHESSGROUNDX_DIR, HERE, routes
 
 log = logging.getLogger("hordes.web")
@@ -43,15 +45,33 @@ async def _http_error(request: Request, exc: Exception) -> Response:
     return pages.error_page(request, exc.status_code, str(exc.detail))
 
 
+async def _too_busy(request: Request, exc: Exception) -> Response:
+    """429 / 503 with Retry-After: a rate limit (ratelimit.py) or a full engine queue (engine_queue.py)."""
+    assert isinstance(exc, RateLimited | EngineBusy)
+    headers = {"Retry-After": str(max(1, int(exc.retry_after)))}
+    if request.url.path.startswith("/api/"):
+        return JSONResponse({"error": exc.code, "message": exc.message}, exc.status, headers=headers)
+    response = pages.error_page(request, exc.status, exc.message)
+    response.headers.update(headers)
+    return response
+
+
 def create_app(
     database_url: str | None = None,
     data_dir: str | os.PathLike[str] | None = None,
     engine_workers: int | None = None,
     engine_movetime: float = 3.0,
+    *,
+    rate_limits: bool | RateLimiter = True,
+    analysis_per_client: int = ANALYSIS_PER_CLIENT,
+    analysis_total: int = ANALYSIS_TOTAL,
 ) -> Starlette:
     """The web app. Database: `database_url`, else $DATABASE_URL, else `data_dir`/hordes.sqlite3
     (`data_dir` defaults to ./data). `engine_workers` processes run engine searches (default: up to 2);
-    `engine_movetime` caps the engine's seconds per move (levels below 8 cap it lower)."""
+    `engine_movetime` caps the engine's seconds per move (levels below 8 cap it lower).
+    `rate_limits`: True for the default per-client limits (ratelimit.py), False for none, or a
+    RateLimiter of one's own; `analysis_per_client` and `analysis_total` bound the analysis jobs
+    waiting for the engine (engine_queue.py)."""
     url = db.database_url(database_url, data_dir)
     engine = db.make_engine(url)
     db.migrate(engine)
@@ -61,7 +81,7 @@ def create_app(
         )
 
     service = GameService(engine)
-    pool = EnginePool(engine_workers)
+    pool = EnginePool(engine_workers, analysis_per_client, analysis_total)
     live = Live(service, pool, engine_movetime)
 
     @asynccontextmanager
@@ -77,12 +97,20 @@ def create_app(
     app = Starlette(
         routes=routes(),
         lifespan=lifespan,
-        exception_handlers={GameError: _game_error, HTTPException: _http_error},
+        exception_handlers={
+            GameError: _game_error,
+            HTTPException: _http_error,
+            RateLimited: _too_busy,
+            EngineBusy: _too_busy,
+        },
     )
     app.state.database_url = url
     app.state.db = engine
     app.state.games = service
     app.state.pool = pool
+    app.state.limiter = (
+        rate_limits if isinstance(rate_limits, RateLimiter) else RateLimiter() if rate_limits else None
+    )
     app.state.live = live
     app.state.templates = jinja2.Environment(
         loader=jinja2.FileSystemLoader(Path(HERE) / "templates"),

@@ -14,7 +14,9 @@ def _cmd_serve(args: argparse.Namespace) -> int:
 
     from hordes.web.app import create_app
 
-    app = create_app(data_dir=args.data_dir, engine_workers=args.engine_workers)
+    app = create_app(
+        data_dir=args.data_dir, engine_workers=args.engine_workers, rate_limits=not args.no_rate_limits
+    )
     print(
         f"hordes: serving on http://{args.host}:{args.port}  (database: {_safe(app.state.database_url)})",
         flush=True,
@@ -50,5 +52,10 @@ def register(subparsers: Any) -> None:
         help="directory of the SQLite database (default ./data; $DATABASE_URL overrides the database)",
     )
     p.add_argument("--engine-workers", type=int, default=None, help="engine processes (default: up to 2)")
+    p.add_argument(
+        "--no-rate-limits",
+        action="store_true",
+        help="no per-client rate limits (load tests, a server only you can reach); see docs/web.md",
+    )
     p.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
     p.set_defaults(func=_cmd_serve)

@@ -79,7 +79,7 @@ class EngineQueue:
         self._seq = itertools.count()
         self._running = 0
         self._analysis: Counter[str | None] = Counter()  # client -> analysis jobs waiting or running
-        self._analysis_seconds = 0.0
+        self._seconds: Counter[str | None] = Counter()  # client -> engine seconds of those jobs
         self.started: deque[str] = deque(maxlen=256)  # the kinds of the latest jobs started, oldest first
 
     def waiting(self, kind: str | None = None) -> int:
@@ -101,7 +101,7 @@ class EngineQueue:
         )  # fmt: skip
         if kind == ANALYSIS:
             self._analysis[client] += 1
-            self._analysis_seconds += seconds
+            self._seconds[client] += seconds
         heapq.heappush(self._heap, job)
         self._dispatch()
         try:
@@ -131,11 +131,8 @@ class EngineQueue:
             )
 
     def _wait_estimate(self, client: str | None) -> int:
-        """Whole seconds until the engine time queued (the client's, or everybody's) is done."""
-        if client is None:
-            seconds = self._analysis_seconds
-        else:
-            seconds = sum(j.seconds for j in self._heap if j.client == client and not j.dropped)
+        """Whole seconds until the analysis admitted (the client's, or everybody's) is done."""
+        seconds = self._seconds[client] if client is not None else sum(self._seconds.values())
         return max(1, math.ceil(seconds / max(1, self.workers)))
 
     def _dispatch(self) -> None:
@@ -171,9 +168,9 @@ class EngineQueue:
     def _release(self, job: _Job) -> None:
         if job.kind == ANALYSIS:
             self._analysis[job.client] -= 1
+            self._seconds[job.client] -= job.seconds
             if self._analysis[job.client] <= 0:
-                del self._analysis[job.client]
-            self._analysis_seconds = max(0.0, self._analysis_seconds - job.seconds)
+                del self._analysis[job.client], self._seconds[job.client]
 
     def close(self, exc: BaseException) -> None:
         """Fail every waiting job with `exc` (the server is stopping)."""

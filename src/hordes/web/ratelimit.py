@@ -62,7 +62,8 @@ class RateLimiter:
         self._buckets: OrderedDict[tuple[str, str], tuple[float, float]] = OrderedDict()  # tokens, stamp
 
     def take(self, name: str, client: str, cost: float = 1.0) -> None:
-        """Spend `cost` units of `client`'s bucket `name`, or raise RateLimited (spending nothing)."""
+        """Spend `cost` units of `client`'s bucket `name`, or raise RateLimited (spending nothing).
+        A rule's capacity must be at least the largest cost a request can have."""
         rule = self.rules.get(name)
         if rule is None:  # a limit that is not configured is no limit
             return
@@ -70,7 +71,6 @@ class RateLimiter:
         key = (name, client)
         tokens, stamp = self._buckets.get(key, (rule.capacity, now))
         tokens = min(rule.capacity, tokens + max(0.0, now - stamp) * rule.per_second)
-        cost = min(cost, rule.capacity)  # a request larger than the bucket waits for a full one
         if tokens < cost:
             wait = math.ceil((cost - tokens) / rule.per_second) if rule.per_second > 0 else 3600
             self._buckets[key] = (tokens, now)

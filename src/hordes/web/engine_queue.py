@@ -22,7 +22,7 @@ import functools
 import heapq
 import itertools
 import math
-from collections import Counter, deque
+from collections import Counter, defaultdict, deque
 from collections.abc import Callable
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
@@ -79,7 +79,7 @@ class EngineQueue:
         self._seq = itertools.count()
         self._running = 0
         self._analysis: Counter[str | None] = Counter()  # client -> analysis jobs waiting or running
-        self._seconds: Counter[str | None] = Counter()  # client -> engine seconds of those jobs
+        self._seconds: defaultdict[str | None, float] = defaultdict(float)  # client -> their engine seconds
         self.started: deque[str] = deque(maxlen=256)  # the kinds of the latest jobs started, oldest first
 
     def waiting(self, kind: str | None = None) -> int:

@@ -3,8 +3,9 @@
 A bucket holds up to `capacity` units and refills at `per_second` units a second; a request costs
 some units (one game, kilobytes of PGN, engine seconds) and is refused with 429 and a Retry-After
 while its bucket holds fewer. The client is `request.client.host`: the peer's address, or, behind a
-proxy that uvicorn trusts (`--forwarded-allow-ips`), the address the proxy forwards. Everyone behind
-one address shares its buckets. The limits and why they are what they are: docs/web.md.
+proxy that uvicorn trusts ($FORWARDED_ALLOW_IPS, by default 127.0.0.1 and ::1), the address in its
+X-Forwarded-For. Everyone behind one address shares its buckets. The limits and why they are what
+they are: docs/web.md.
 
 The clock is injectable (`RateLimiter(clock=...)`) so tests move time instead of waiting for it.
 """

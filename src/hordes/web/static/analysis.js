@@ -114,7 +114,7 @@ function askEngine(view) {
       $('engine-pv').textContent = ev.pv_san;
       board.setShapes(moveShape(ev.best));
     } catch (e) {
-      if (ticket === engineTicket) $('engine-score').textContent = e.status === 503 ? 'busy' : '?';
+      if (ticket === engineTicket) $('engine-score').textContent = [429, 503].includes(e.status) ? 'busy' : '?';
     }
   }, 150);
 }

@@ -17,6 +17,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import random
+import signal
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
@@ -108,7 +109,9 @@ def analyse(
 
 
 def _worker_start(parent_pid: int) -> None:
-    """Each worker's initializer: die with the server, then import the engine before the first job."""
+    """Each worker's initializer: die with the server, then import the engine before the first job.
+    Ctrl-C reaches the whole process group of a terminal: the server stops its workers itself."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     die_with_parent(parent_pid)
     _get_searcher()
 

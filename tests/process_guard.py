@@ -116,7 +116,7 @@ def _report(session: pytest.Session, names: list[str]) -> None:
     lines = [f"{len(names)} process(es) outlived the tests and were killed:", *names]
     reporter = session.config.pluginmanager.get_plugin("terminalreporter")
     if reporter is not None:
-        reporter.ensure_newline()
+        reporter.write("\n")
         reporter.write_sep("!", "processes left running", red=True)
         for line in lines:
             reporter.write_line(line, red=True)

@@ -171,7 +171,7 @@ async def evaluate_positions(
     """Evaluate the positions after each of `plies` moves, as many at once as there are workers
     (EngineBusy if the engine queue refuses one: the others are then cancelled)."""
     pool = request.app.state.pool
-    gate = asyncio.Semaphore(pool.workers)
+    gate = asyncio.Semaphore(max(1, min(pool.workers, pool.queue.analysis_per_client)))
     client = client_of(request)
 
     async def one(ply: int) -> dict[str, Any]:

@@ -139,7 +139,7 @@ class Live:
                 return
             except Exception:
                 failures += 1
-                pause = min(ENGINE_RETRY_LONGEST, ENGINE_RETRY_FIRST * 2 ** (failures - 1))
+                pause = min(ENGINE_RETRY_LONGEST, ENGINE_RETRY_FIRST * 2 ** min(failures - 1, 16))
                 log.exception(
                     "engine turn failed in game %s (failure %d); trying again in %.1f s",
                     game_id,

@@ -4,6 +4,7 @@ bounded per client and in total, and a game's engine turn outlives floods and cr
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import os
 import signal
@@ -20,6 +21,7 @@ from starlette.testclient import TestClient
 from hordes.web.app import create_app
 from hordes.web.engine_queue import ANALYSIS, GAME, EngineBusy, EngineQueue
 from tests.web.conftest import create
+from tests.web.engine_jobs import hold_until
 
 
 async def until(condition: Callable[[], bool]) -> None:
@@ -114,30 +116,41 @@ def test_analysis_is_bounded_per_client_and_in_total() -> None:
 
 def test_engine_game_survives_an_analysis_flood(tmp_path: Path) -> None:
     app = create_app(
-        data_dir=tmp_path, engine_workers=1, engine_movetime=0.3, analysis_per_client=3, analysis_total=3
+        data_dir=tmp_path / "data",
+        engine_workers=1,
+        engine_movetime=0.3,
+        analysis_per_client=3,
+        analysis_total=4,
     )
+    release = tmp_path / "release"
     with TestClient(app) as client:
         queue = app.state.pool.queue
+        # the one worker is busy (with an analysis job of another client) until the test releases it
+        held = client.portal.start_task_soon(
+            functools.partial(queue.run, ANALYSIS, hold_until, str(release), client="someone else")
+        )
+        wait_for(lambda: list(queue.started) == [ANALYSIS], "the worker to be taken")
         answers: list[tuple[int, str | None]] = []
 
         def ask() -> None:
-            r = client.post("/api/analysis", json={"variant": "chess", "movetime": 0.3})
+            r = client.post("/api/analysis", json={"variant": "chess", "movetime": 0.1})
             answers.append((r.status_code, r.headers.get("retry-after")))
 
         flood = [threading.Thread(target=ask) for _ in range(8)]
         for t in flood:
             t.start()
-        # the bound is full (the first search still starts its worker process): refusals come back
-        wait_for(lambda: len(answers) >= 5, "the flood to be refused")
-        assert all(code == 429 and retry for code, retry in answers[:5]), answers
-        # an engine game, the engine to move first, and no websocket anywhere
+        wait_for(lambda: len(answers) == 5 and queue.analysis_jobs() == 4, "the flood to be refused")
+        assert all(code == 429 and retry for code, retry in answers), answers
+        # an engine game, the engine to move first, and no websocket anywhere: its move waits first
         g = create(client, variant="chess", opponent="engine", color="black", level=1)
+        wait_for(lambda: queue.waiting(GAME) == 1, "the engine's turn to be queued")
+        release.touch()
+        assert held.result(60) == "released"
         wait_for(lambda: client.get(f"/api/games/{g['id']}").json()["ply"] == 1, "the engine's move")
         for t in flood:
             t.join(60)
         assert sorted(code for code, _ in answers) == [200] * 3 + [429] * 5
-        started = list(queue.started)
-        assert started.index(GAME) < len(started) - 1, started  # analysis waited behind the game
+        assert list(queue.started) == [ANALYSIS, GAME, ANALYSIS, ANALYSIS, ANALYSIS]
 
 
 def test_engine_turn_survives_a_worker_crash(client: TestClient, caplog: pytest.LogCaptureFixture) -> None:

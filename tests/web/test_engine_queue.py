@@ -153,13 +153,16 @@ def test_engine_game_survives_an_analysis_flood(tmp_path: Path) -> None:
         assert list(queue.started) == [ANALYSIS, GAME, ANALYSIS, ANALYSIS, ANALYSIS]
 
 
-def test_engine_turn_survives_a_worker_crash(client: TestClient, caplog: pytest.LogCaptureFixture) -> None:
-    pool = client.app.state.pool  # type: ignore[attr-defined]
-    with caplog.at_level(logging.ERROR, logger="hordes.web"):
-        g = create(client, variant="chess", opponent="engine", color="black", level=1)
-        # the game's search is the first job: kill its worker while it starts (it imports the engine
-        # first, which takes a good second), as the out-of-memory killer would
-        wait_for(lambda: pool._executor is not None and bool(pool._executor._processes), "a worker")
-        os.kill(next(iter(pool._executor._processes)), signal.SIGKILL)
+def test_engine_turn_survives_a_worker_crash(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    app = create_app(data_dir=tmp_path, engine_workers=1, engine_movetime=60.0)
+    with TestClient(app) as client, caplog.at_level(logging.ERROR, logger="hordes.web"):
+        pool, live = app.state.pool, app.state.live
+        g = create(client, variant="chess", opponent="engine", color="black", level=8)
+        wait_for(
+            lambda: list(pool.queue.started) == [GAME] and bool(pool._executor._processes),
+            "the engine's search to start",
+        )
+        live.engine_movetime = 0.3  # the next attempt is quick; this one would take a minute
+        os.kill(next(iter(pool._executor._processes)), signal.SIGKILL)  # as the out-of-memory killer would
         wait_for(lambda: client.get(f"/api/games/{g['id']}").json()["ply"] == 1, "the engine's move")
     assert f"engine turn failed in game {g['id']} (failure 1)" in caplog.text

@@ -222,7 +222,7 @@ def main() -> int:
             parser.error("only loopback targets (127.0.0.0/8, localhost, ::1) are allowed")
         result = asyncio.run(run(args.url.rstrip("/"), args.games, args.rate, args.seconds, args.variant))
     else:
-        with tempfile.TemporaryDirectory() as data, server(Path(data)) as base:
+        with tempfile.TemporaryDirectory() as data, server(Path(data), "--no-rate-limits") as base:
             result = asyncio.run(run(base, args.games, args.rate, args.seconds, args.variant))
     print(
         f"{result['games']} games x {result['rate_per_game']} moves/s for {result['seconds']} s: "

@@ -1,8 +1,14 @@
-"""Shared test options: `--games N` runs more random games in the differential suites."""
+"""Shared test options: `--games N` runs more random games in the differential suites; and the
+guard that fails a run leaving processes behind (tests/process_guard.py, `--process-grace`)."""
 
 from __future__ import annotations
 
 import pytest
+
+from tests import process_guard
+from tests.process_guard import pytest_sessionfinish, pytest_testnodedown
+
+__all__ = ["pytest_sessionfinish", "pytest_testnodedown"]  # hooks of the process guard
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -12,6 +18,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default=0,
         help="random games per variant in differential tests (default: each suite's CI amount)",
     )
+    process_guard.pytest_addoption(parser)
 
 
 @pytest.fixture

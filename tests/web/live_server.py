@@ -1,7 +1,13 @@
-"""A real `hordes serve` in a subprocess on a free loopback port, for the persistence and browser tests."""
+"""A real `hordes serve` in a subprocess on a free loopback port, for the persistence and browser tests.
+
+The server runs in a process group of its own. On exit it is killed with SIGKILL (a crash, not a
+clean shutdown), then so is whatever is left of its group: the engine's workers die with the server
+by themselves (tests/web/test_workers.py checks that), and the tests must not depend on it either.
+"""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import socket
@@ -24,17 +30,18 @@ def free_port() -> int:
 
 
 @contextmanager
-def server(data_dir: Path) -> Iterator[str]:
-    """`hordes serve` on a free loopback port; yields its base URL; killed (SIGKILL) on exit."""
+def server_process(data_dir: Path, *options: str) -> Iterator[tuple[subprocess.Popen[bytes], str]]:
+    """`hordes serve [options]` on a free loopback port; yields the process and its base URL."""
     port = free_port()
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     env.pop("DATABASE_URL", None)
     proc = subprocess.Popen(
         [sys.executable, "-m", "hordes.cli", "serve", "--port", str(port), "--data-dir", str(data_dir),
-         "--engine-workers", "1", "--log-level", "warning"],
+         "--engine-workers", "1", "--log-level", "warning", *options],
         env=env,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
+        start_new_session=True,  # its own process group, killed whole on exit
     )  # fmt: skip
     base = f"http://127.0.0.1:{port}"
     try:
@@ -49,10 +56,21 @@ def server(data_dir: Path) -> Iterator[str]:
                         f"server did not start: {proc.stderr.read() if proc.stderr else ''}"
                     ) from None
                 time.sleep(0.1)
-        yield base
+        yield proc, base
     finally:
         proc.send_signal(signal.SIGKILL)  # a crash, not a clean shutdown
         proc.wait(10)
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)  # anything it started that is still there
+        if proc.stderr:
+            proc.stderr.close()
+
+
+@contextmanager
+def server(data_dir: Path, *options: str) -> Iterator[str]:
+    """`hordes serve [options]` on a free loopback port; yields its base URL; killed on exit."""
+    with server_process(data_dir, *options) as (_proc, base):
+        yield base
 
 
 class Log:
@@ -93,6 +111,7 @@ def logged_server(data_dir: Path, log_level: str = "info") -> Iterator[tuple[str
         env=env,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,  # uvicorn writes its access lines to stdout, the rest to stderr
+        start_new_session=True,
     )  # fmt: skip
     log = Log(proc.stdout)
     base = f"http://127.0.0.1:{port}"
@@ -102,3 +121,5 @@ def logged_server(data_dir: Path, log_level: str = "info") -> Iterator[tuple[str
     finally:
         proc.send_signal(signal.SIGKILL)
         proc.wait(10)
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)

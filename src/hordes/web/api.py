@@ -27,16 +27,17 @@ from hordes.web.common import (
     site_url,
     string_field,
 )
-from hordes.web.engine_pool import EngineBusy
 from hordes.web.games import Created, GameError, IllegalMove
 from hordes.web.live import Live
 from hordes.web.positions import position_view, variant_info
+from hordes.web.ratelimit import client_of, rate_limit
 from hordes.web.variants import playable, web_variant
 
 MAX_LINE = 1000  # moves in a stateless position request
 MAX_EVAL_LINE = 300  # positions evaluated for one graph
 PGN_BODY = 64 * 1024  # a PGN import may be longer than other requests
 MAX_GRAPH_SECONDS = 30.0  # engine seconds (summed over positions) for one evaluation graph
+GAME_GRAPH_MOVETIME = 0.1  # engine seconds per position of a finished game's graph
 
 
 def live(request: Request) -> Live:
@@ -67,6 +68,7 @@ def create_spec(body: dict[str, Any]) -> tuple[dict[str, Any], str]:
 
 
 async def create_game(request: Request, body: dict[str, Any]) -> tuple[Created, str]:
+    rate_limit(request, "create")  # the API and the lobby form share the limit
     spec, color = create_spec(body)
     created = await run_in_threadpool(lambda: request.app.state.games.create(**spec))
     live(request).schedule_engine(created.id)  # the engine may have the first move
@@ -174,8 +176,11 @@ async def api_evaluations(request: Request) -> Response:
     async with live(request).lock(game_id):
         known = await run_in_threadpool(lambda: games.evaluations(game_id))
         missing = [ply for ply in range(min(len(moves), MAX_EVAL_LINE) + 1) if ply not in known]
-        if missing:
-            fresh = await evaluate_positions(request, variant, start_fen, moves, missing, movetime=0.1)
+        if missing:  # only computing costs: a stored graph is free
+            rate_limit(request, "graph", len(missing) * GAME_GRAPH_MOVETIME)
+            fresh = await evaluate_positions(
+                request, variant, start_fen, moves, missing, movetime=GAME_GRAPH_MOVETIME
+            )
             await run_in_threadpool(lambda: games.store_evaluations(game_id, fresh))
             known.update({ev["ply"]: ev for ev in fresh})
     return JSONResponse({"id": game_id, "evaluations": [known[p] for p in sorted(known)]})
@@ -184,16 +189,23 @@ async def api_evaluations(request: Request) -> Response:
 async def evaluate_positions(
     request: Request, variant: str, start_fen: str, moves: list[str], plies: list[int], movetime: float
 ) -> list[dict[str, Any]]:
-    """Evaluate the positions after each of `plies` moves, as many at once as there are workers."""
+    """Evaluate the positions after each of `plies` moves, as many at once as there are workers
+    (EngineBusy if the engine queue refuses one: the others are then cancelled)."""
     pool = request.app.state.pool
-    gate = asyncio.Semaphore(pool.workers)
+    gate = asyncio.Semaphore(max(1, min(pool.workers, pool.queue.analysis_per_client)))
+    client = client_of(request)
 
     async def one(ply: int) -> dict[str, Any]:
         async with gate:
-            res = await pool.analyse(variant, start_fen, moves[:ply], movetime)
+            res = await pool.analyse(variant, start_fen, moves[:ply], movetime, client=client)
         return {"ply": ply, "cp": res["cp"], "mate": res["mate"], "best": res["best"], "depth": res["depth"]}
 
-    return list(await asyncio.gather(*(one(p) for p in plies)))
+    tasks = [asyncio.ensure_future(one(p)) for p in plies]
+    try:
+        return list(await asyncio.gather(*tasks))
+    finally:
+        for task in tasks:
+            task.cancel()
 
 
 # ----- positions without a game (the analysis board) -------------------------------------------------
@@ -240,11 +252,10 @@ async def api_analysis(request: Request) -> Response:
     body = await json_body(request)
     board, _sans, start_fen = await run_in_threadpool(lambda: _line(body))
     movetime = _number(body, "movetime", 1.0, 0.05, 5.0)
+    rate_limit(request, "analysis", movetime)
     moves = [board.uci(m) for m in board.move_stack]
-    try:
-        result = await request.app.state.pool.analyse(board.variant.slug, start_fen, moves, movetime)
-    except EngineBusy as exc:
-        return JSONResponse({"error": "engine_busy", "message": str(exc)}, status_code=503)
+    pool = request.app.state.pool
+    result = await pool.analyse(board.variant.slug, start_fen, moves, movetime, client=client_of(request))
     return JSONResponse(result)
 
 
@@ -254,12 +265,10 @@ async def api_analysis_line(request: Request) -> Response:
     moves = [board.uci(m) for m in board.move_stack]
     # At most about half a minute of engine time for one graph, however long the line.
     movetime = min(_number(body, "movetime", 0.15, 0.02, 0.5), MAX_GRAPH_SECONDS / (len(moves) + 1))
-    try:
-        evals = await evaluate_positions(
-            request, board.variant.slug, start_fen, moves, list(range(len(moves) + 1)), movetime
-        )
-    except EngineBusy as exc:
-        return JSONResponse({"error": "engine_busy", "message": str(exc)}, status_code=503)
+    rate_limit(request, "graph", movetime * (len(moves) + 1))
+    evals = await evaluate_positions(
+        request, board.variant.slug, start_fen, moves, list(range(len(moves) + 1)), movetime
+    )
     return JSONResponse({"evaluations": evals})
 
 
@@ -271,7 +280,9 @@ def _number(body: dict[str, Any], name: str, default: float, low: float, high: f
 
 
 async def api_pgn_import(request: Request) -> Response:
-    body = parse_json_object(await read_body(request, PGN_BODY))
+    raw = await read_body(request, PGN_BODY)
+    rate_limit(request, "pgn", len(raw) / 1024)  # reading costs about 0.5 s of CPU per 64 KB
+    body = parse_json_object(raw)
     text = string_field(body, "pgn", "", limit=PGN_BODY) or ""
 
     def work() -> dict[str, Any]:

@@ -22,9 +22,11 @@ from starlette.types import ASGIApp
 
 from hordes.web import db, pages, redact, security
 from hordes.web.common import game_error
-from hordes.web.engine_pool import EnginePool
+from hordes.web.engine_pool import EngineBusy, EnginePool
+from hordes.web.engine_queue import ANALYSIS_PER_CLIENT, ANALYSIS_TOTAL
 from hordes.web.games import GameError, GameService
 from hordes.web.live import Live
+from hordes.web.ratelimit import RateLimited, RateLimiter
 from hordes.web.routes import CHESSGROUNDX_DIR, HERE, routes
 
 log = logging.getLogger("hordes.web")
@@ -44,6 +46,17 @@ async def _http_error(request: Request, exc: Exception) -> Response:
     return pages.error_page(request, exc.status_code, str(exc.detail))
 
 
+async def _too_busy(request: Request, exc: Exception) -> Response:
+    """429 / 503 with Retry-After: a rate limit (ratelimit.py) or a full engine queue (engine_queue.py)."""
+    assert isinstance(exc, RateLimited | EngineBusy)
+    headers = {"Retry-After": str(max(1, int(exc.retry_after)))}
+    if request.url.path.startswith("/api/"):
+        return JSONResponse({"error": exc.code, "message": exc.message}, exc.status, headers=headers)
+    response = pages.error_page(request, exc.status, exc.message)
+    response.headers.update(headers)
+    return response
+
+
 class _App(Starlette):
     def build_middleware_stack(self) -> ASGIApp:
         # Outermost, so that even a 500 answer gets the security headers (see security.py).
@@ -57,12 +70,19 @@ def create_app(
     engine_movetime: float = 3.0,
     base_url: str | None = None,
     bind_url: str = "http://127.0.0.1:8000",
+    *,
+    rate_limits: bool | RateLimiter = True,
+    analysis_per_client: int = ANALYSIS_PER_CLIENT,
+    analysis_total: int = ANALYSIS_TOTAL,
 ) -> Starlette:
     """The web app. Database: `database_url`, else $DATABASE_URL, else `data_dir`/hordes.sqlite3
     (`data_dir` defaults to ./data). `engine_workers` processes run engine searches (default: up to 2);
     `engine_movetime` caps the engine's seconds per move (levels below 8 cap it lower). `base_url` is
     the site's public address: the links it hands out start with it (else with `bind_url`, the address
-    it listens on; never with the request's Host header), and it is the only origin that may post."""
+    it listens on; never with the request's Host header), and it is the only origin that may post.
+    `rate_limits`: True for the default per-client limits (ratelimit.py), False for none, or a
+    RateLimiter of one's own; `analysis_per_client` and `analysis_total` bound the analysis jobs
+    waiting for the engine (engine_queue.py)."""
     redact.install()
     url = db.database_url(database_url, data_dir)
     engine = db.make_engine(url)
@@ -73,7 +93,7 @@ def create_app(
         )
 
     service = GameService(engine)
-    pool = EnginePool(engine_workers)
+    pool = EnginePool(engine_workers, analysis_per_client, analysis_total)
     live = Live(service, pool, engine_movetime)
 
     @asynccontextmanager
@@ -90,7 +110,12 @@ def create_app(
     app = _App(
         routes=routes(),
         lifespan=lifespan,
-        exception_handlers={GameError: _game_error, HTTPException: _http_error},
+        exception_handlers={
+            GameError: _game_error,
+            HTTPException: _http_error,
+            RateLimited: _too_busy,
+            EngineBusy: _too_busy,
+        },
     )
     app.state.database_url = url
     app.state.base_url = base_url.rstrip("/") if base_url else None  # the origin checks' (origins.py)
@@ -98,6 +123,9 @@ def create_app(
     app.state.db = engine
     app.state.games = service
     app.state.pool = pool
+    app.state.limiter = (
+        rate_limits if isinstance(rate_limits, RateLimiter) else RateLimiter() if rate_limits else None
+    )
     app.state.live = live
     app.state.templates = jinja2.Environment(
         loader=jinja2.FileSystemLoader(Path(HERE) / "templates"),

@@ -16,7 +16,11 @@ def _cmd_serve(args: argparse.Namespace) -> int:
 
     bind_url = f"http://{args.host}:{args.port}"
     app = create_app(
-        data_dir=args.data_dir, engine_workers=args.engine_workers, base_url=args.base_url, bind_url=bind_url
+        data_dir=args.data_dir,
+        engine_workers=args.engine_workers,
+        base_url=args.base_url,
+        bind_url=bind_url,
+        rate_limits=not args.no_rate_limits,
     )
     print(
         f"hordes: serving on {bind_url} as {app.state.link_base}"
@@ -60,5 +64,10 @@ def register(subparsers: Any) -> None:
         help="directory of the SQLite database (default ./data; $DATABASE_URL overrides the database)",
     )
     p.add_argument("--engine-workers", type=int, default=None, help="engine processes (default: up to 2)")
+    p.add_argument(
+        "--no-rate-limits",
+        action="store_true",
+        help="no per-client rate limits (load tests, a server only you can reach); see docs/web.md",
+    )
     p.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
     p.set_defaults(func=_cmd_serve)

@@ -6,20 +6,34 @@ movetime and stall every other game. A ProcessPoolExecutor runs searches in sepa
 for). Each worker keeps one Searcher, so its transposition table survives between requests.
 
 Jobs carry the variant's name, the start FEN and the moves played, never a Board: the worker rebuilds
-the position with its history, which the repetition rules need. Waiting jobs are bounded; past the
-bound `EngineBusy` is raised and the web layer answers 503.
+the position with its history, which the repetition rules need. Jobs wait in an `EngineQueue`
+(engine_queue.py), where game moves go before analysis and analysis is bounded per client and in
+total. A worker dies with the server, however the server dies (worker_guard.py). A worker that dies
+breaks the executor; the next job starts a new one.
 """
 
 from __future__ import annotations
 
-import asyncio
 import multiprocessing
 import os
 import random
+import signal
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from hordes import Board, load_variant
+from hordes.web.engine_queue import (
+    ANALYSIS,
+    ANALYSIS_PER_CLIENT,
+    ANALYSIS_TOTAL,
+    GAME,
+    EngineBusy,
+    EngineQueue,
+)
+from hordes.web.worker_guard import die_with_parent
+
+__all__ = ["EngineBusy", "EnginePool", "analyse", "engine_move"]
 
 _searcher: Any = None  # one per worker process
 WON_CP = 10_000  # the evaluation of a position whose game is over, for the winner
@@ -94,39 +108,49 @@ def analyse(
     return out
 
 
-def _warm() -> None:
-    """Import the engine in a fresh worker before the first real job arrives."""
+def _worker_start(parent_pid: int) -> None:
+    """Each worker's initializer: die with the server, then import the engine before the first job.
+    Ctrl-C reaches the whole process group of a terminal: the server stops its workers itself."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    die_with_parent(parent_pid)
     _get_searcher()
-
-
-class EngineBusy(RuntimeError):
-    """Too many searches are already waiting."""
 
 
 class EnginePool:
     """Engine jobs in worker processes; `await pool.move(...)` and `await pool.analyse(...)`."""
 
-    def __init__(self, workers: int | None = None, max_pending: int = 64) -> None:
+    def __init__(
+        self,
+        workers: int | None = None,
+        analysis_per_client: int = ANALYSIS_PER_CLIENT,
+        analysis_total: int = ANALYSIS_TOTAL,
+    ) -> None:
         self.workers = workers or max(1, min(2, os.cpu_count() or 1))
-        self.max_pending = max_pending
         self._executor: ProcessPoolExecutor | None = None
-        self._pending = 0
+        self.queue = EngineQueue(self.workers, self._pool, analysis_per_client, analysis_total)
 
     def _pool(self) -> ProcessPoolExecutor:
+        # Called on the event loop's thread, which lives as long as the server: Linux's parent-death
+        # signal follows the thread that started the worker.
+        if self._executor is not None and self._executor._broken:
+            self._discard()  # a worker died (killed, out of memory): start afresh
         if self._executor is None:
             ctx = multiprocessing.get_context("spawn")
-            self._executor = ProcessPoolExecutor(max_workers=self.workers, mp_context=ctx)
+            self._executor = ProcessPoolExecutor(
+                max_workers=self.workers,
+                mp_context=ctx,
+                initializer=_worker_start,
+                initargs=(os.getpid(),),
+            )
         return self._executor
 
-    async def _run(self, fn: Any, *args: Any) -> Any:
-        if self._pending >= self.max_pending:
-            raise EngineBusy(f"the engine has {self._pending} searches waiting; try again shortly")
-        self._pending += 1
+    async def _run(
+        self, kind: str, fn: Any, *args: Any, client: str | None = None, seconds: float = 1.0
+    ) -> Any:
         try:
-            loop = asyncio.get_running_loop()
-            return await loop.run_in_executor(self._pool(), fn, *args)
-        finally:
-            self._pending -= 1
+            return await self.queue.run(kind, fn, *args, client=client, seconds=seconds)
+        except BrokenProcessPool:
+            raise EngineBusy("an engine worker stopped; try again", status=503, retry_after=1) from None
 
     async def move(
         self,
@@ -138,16 +162,31 @@ class EnginePool:
         seed: int | None = None,
     ) -> str | None:
         seed = random.getrandbits(32) if seed is None else seed
-        result: str | None = await self._run(engine_move, variant, start_fen, moves, level, movetime, seed)
+        result: str | None = await self._run(
+            GAME, engine_move, variant, start_fen, moves, level, movetime, seed, seconds=movetime
+        )
         return result
 
     async def analyse(
-        self, variant: str, start_fen: str, moves: list[str], movetime: float, depth: int | None = None
+        self,
+        variant: str,
+        start_fen: str,
+        moves: list[str],
+        movetime: float,
+        depth: int | None = None,
+        client: str | None = None,
     ) -> dict[str, Any]:
-        result: dict[str, Any] = await self._run(analyse, variant, start_fen, moves, movetime, depth)
+        """Raises EngineBusy past the analysis bounds (per `client` and in total)."""
+        result: dict[str, Any] = await self._run(
+            ANALYSIS, analyse, variant, start_fen, moves, movetime, depth, client=client, seconds=movetime
+        )
         return result
 
-    def shutdown(self) -> None:
+    def _discard(self) -> None:
         if self._executor is not None:
             self._executor.shutdown(wait=False, cancel_futures=True)
             self._executor = None
+
+    def shutdown(self) -> None:
+        self.queue.close(EngineBusy("the server is stopping", status=503, retry_after=5))
+        self._discard()

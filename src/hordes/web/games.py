@@ -14,7 +14,10 @@ visitors that the seat is taken. Until then no one moves. Tokens are stored as t
 creator's page can show the invitation again; they protect casual games, not money.
 
 A game's board is rebuilt from the start FEN and the stored moves (`_board`), and kept in a small
-cache keyed by game id and checked against the stored ply count on every use.
+cache keyed by game id and checked against the stored ply count on every use. Every read is one
+snapshot: the game row and the moves below its ply are read together (`_snapshot`; stored moves
+never change, so they agree with the row whatever is written meanwhile), and a cached board is used
+only under its lock, which readers and writers alike hold, so nobody sees it half-way through a move.
 """
 
 from __future__ import annotations
@@ -24,7 +27,9 @@ import secrets
 import string
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from types import SimpleNamespace
 from typing import Any
 
@@ -73,13 +78,22 @@ class Joined:
     token: str  # its new seat token
 
 
+@dataclass(slots=True)
+class _Cached:
+    """A game's cached board and the lock that whoever uses the board holds (readers too: reading
+    a position pushes and pops moves to find the legal ones)."""
+
+    board: Board | None = None
+    lock: threading.RLock = field(default_factory=threading.RLock)
+
+
 class GameService:
     """Games in a database. Thread-safe for different games; callers serialise calls per game."""
 
     def __init__(self, engine: Engine, cache_size: int = 512) -> None:
         self.engine = engine
         self.cache_size = cache_size
-        self._boards: OrderedDict[str, Board] = OrderedDict()
+        self._boards: OrderedDict[str, _Cached] = OrderedDict()
         self._cache_lock = threading.Lock()
 
     # ----- creating and reading ------------------------------------------------------------------
@@ -156,35 +170,55 @@ class GameService:
             raise NotFound(f"no game {game_id!r}")
         return row
 
-    def _moves(self, game_id: str) -> list[sa.Row[Any]]:
+    def _snapshot(self, game_id: str) -> tuple[sa.Row[Any], list[sa.Row[Any]]]:
+        """The game row and its moves as of that row: those below its ply, read in the same
+        transaction. A move is stored with the row's new ply in one transaction and never changes
+        after, so these agree with each other even while the game goes on."""
+        if not isinstance(game_id, str) or not 1 <= len(game_id) <= 16:
+            raise NotFound(f"no game {game_id!r}")
         with self.engine.connect() as conn:
-            q = sa.select(db.moves.c.uci, db.moves.c.san, db.moves.c.fen).where(db.moves.c.game_id == game_id)
-            return list(conn.execute(q.order_by(db.moves.c.ply)))
+            row = conn.execute(sa.select(db.games).where(db.games.c.id == game_id)).first()
+            if row is None:
+                raise NotFound(f"no game {game_id!r}")
+            return row, self._moves(game_id, row.ply, conn)
 
-    def _board(self, row: sa.Row[Any]) -> Board:
-        """The game's current board: from the cache if it is at the stored ply, else rebuilt."""
-        with self._cache_lock:
-            board = self._boards.get(row.id)
-            if board is not None:
-                self._boards.move_to_end(row.id)
-        if board is not None and len(board.move_stack) == row.ply:
-            return board
-        board = Board(stored_variant(row.variant), row.start_fen)
-        for m in self._moves(row.id):
-            board.push_uci(m.uci)
-        self._remember(row.id, board)
-        return board
+    def _moves(self, game_id: str, below: int, conn: sa.Connection | None = None) -> list[sa.Row[Any]]:
+        """The stored moves of plies 0 .. below-1."""
+        m = db.moves
+        q = sa.select(m.c.uci, m.c.san, m.c.fen).where(m.c.game_id == game_id, m.c.ply < below)
+        if conn is None:
+            with self.engine.connect() as own:
+                return list(own.execute(q.order_by(m.c.ply)))
+        return list(conn.execute(q.order_by(m.c.ply)))
 
-    def _remember(self, game_id: str, board: Board) -> None:
+    @contextmanager
+    def _board(self, row: Any, moves: Sequence[Any] | None = None) -> Iterator[Board]:
+        """The game's board at `row.ply`, for the caller alone until the `with` block ends: the
+        cached board under its lock, or one rebuilt from the start FEN and `moves` (read if not
+        given). Writers push their move on it inside the block (and pop it if storing fails)."""
         with self._cache_lock:
-            self._boards[game_id] = board
-            self._boards.move_to_end(game_id)
+            entry = self._boards.get(row.id)
+            if entry is None:
+                entry = self._boards[row.id] = _Cached()
+            self._boards.move_to_end(row.id)
             while len(self._boards) > self.cache_size:
                 self._boards.popitem(last=False)
+        with entry.lock:
+            board = entry.board
+            if board is None or len(board.move_stack) != row.ply:
+                board = Board(stored_variant(row.variant), row.start_fen)
+                for m in moves if moves is not None else self._moves(row.id, row.ply):
+                    board.push_uci(m.uci)
+                if entry.board is None or len(entry.board.move_stack) < row.ply:
+                    entry.board = board  # never replace a newer board with an older one
+            yield board
 
     def _forget(self, game_id: str) -> None:
         with self._cache_lock:
-            self._boards.pop(game_id, None)
+            entry = self._boards.get(game_id)
+        if entry is not None:
+            with entry.lock:
+                entry.board = None
 
     def seat(self, row: sa.Row[Any], token: str | None) -> str | None:
         """The colour whose token this is, or None (spectator)."""
@@ -198,14 +232,15 @@ class GameService:
 
     def state(self, game_id: str, token: str | None = None) -> dict[str, Any]:
         """Everything a client needs to show the game, for whoever holds `token` (or a spectator)."""
-        row = self.row(game_id)
-        board = self._board(row)
+        row, moves = self._snapshot(game_id)
+        with self._board(row, moves) as board:
+            variant, status = board.variant, self._status(row, board)
         seat = self.seat(row, token)
         out: dict[str, Any] = {
             "id": row.id,
-            "variant": variant_info(board.variant),
+            "variant": variant_info(variant),
             "start_fen": row.start_fen,
-            "moves": [{"uci": m.uci, "san": m.san, "fen": m.fen} for m in self._moves(row.id)],
+            "moves": [{"uci": m.uci, "san": m.san, "fen": m.fen} for m in moves],
             "players": {
                 "white": {"kind": row.white, "level": row.level if row.white == "engine" else None},
                 "black": {"kind": row.black, "level": row.level if row.black == "engine" else None},
@@ -213,7 +248,7 @@ class GameService:
             "seat": seat,
             "created_at": row.created_at.isoformat() if row.created_at else None,
         }
-        out.update(self._status(row, board))
+        out.update(status)
         if row.status == "waiting":  # the seat an invitation will fill
             out["waiting_for"] = "black" if row.creator == "white" else "white"
         if seat is not None and seat == row.creator and row.status == "waiting" and row.invite_token:
@@ -300,21 +335,21 @@ class GameService:
     def engine_move(self, game_id: str, expected_ply: int, uci: str) -> dict[str, Any] | None:
         """Store the engine's move if the game is still where the engine saw it (else drop it)."""
         row = self.row(game_id)
-        board = self._board(row)
-        side = "white" if board.turn == 0 else "black"
-        if row.status != "playing" or row.ply != expected_ply or getattr(row, side) != "engine":
-            return None
-        return self._play(row, side, uci, expected_ply)
+        with self._board(row) as board:
+            side = "white" if board.turn == 0 else "black"
+            if row.status != "playing" or row.ply != expected_ply or getattr(row, side) != "engine":
+                return None
+            return self._play(row, side, uci, expected_ply)
 
     def engine_turn(self, game_id: str) -> tuple[str, str, list[str], int, int] | None:
         """(variant, start FEN, moves, level, ply) if the engine is to move in this game, else None."""
         row = self.row(game_id)
         if row.status != "playing":
             return None
-        board = self._board(row)
-        if getattr(row, color_name(board.turn) or "white") != "engine":
-            return None
-        moves = [board.uci(m) for m in board.move_stack]
+        with self._board(row) as board:
+            if getattr(row, color_name(board.turn) or "white") != "engine":
+                return None
+            moves = [board.uci(m) for m in board.move_stack]
         return row.variant, row.start_fen, moves, int(row.level or 1), int(row.ply)
 
     def engine_games_waiting(self) -> list[str]:
@@ -335,6 +370,12 @@ class GameService:
         return waiting
 
     def _play(self, row: sa.Row[Any], seat: str, uci: object, expected_ply: object) -> dict[str, Any]:
+        with self._board(row) as board:
+            return self._play_on(board, row, seat, uci, expected_ply)
+
+    def _play_on(
+        self, board: Board, row: sa.Row[Any], seat: str, uci: object, expected_ply: object
+    ) -> dict[str, Any]:
         if not isinstance(uci, str) or not 4 <= len(uci) <= 12:
             raise GameError('\'uci\' must be a move in UCI notation, e.g. "e2e4" or "e7e8q"', code="bad_move")
         if expected_ply is not None and (not isinstance(expected_ply, int) or isinstance(expected_ply, bool)):
@@ -342,7 +383,6 @@ class GameService:
                 "'ply' must be an integer (the number of moves already played)", code="bad_request"
             )
         _must_be_playing(row)
-        board = self._board(row)
         to_move = color_name(board.turn)
         if seat != to_move:
             raise Conflict(f"it is {to_move}'s turn, not {seat}'s", code="not_your_turn")
@@ -461,7 +501,8 @@ class GameService:
     def _status_event(self, game_id: str) -> dict[str, Any]:
         row = self.row(game_id)
         event = {"type": "status", "id": game_id}
-        event.update(self._status(row, self._board(row)))
+        with self._board(row) as board:
+            event.update(self._status(row, board))
         return event
 
     # ----- listing and export -----------------------------------------------------------------------
@@ -495,7 +536,6 @@ class GameService:
 
     def pgn(self, game_id: str, site: str = "hordes web app") -> str:
         row = self.row(game_id)
-        board = self._board(row)
         date = row.created_at.strftime("%Y.%m.%d") if row.created_at else "????.??.??"
         headers = {
             "Event": "Casual game",
@@ -507,15 +547,16 @@ class GameService:
         }
         if row.termination:
             headers["Termination"] = describe_end(row.termination, row.winner)
-        return write_game(Game.from_board(board, headers))
+        with self._board(row) as board:
+            return write_game(Game.from_board(board, headers))
 
     # ----- evaluations (the graph of a finished game) -------------------------------------------------
     def positions(self, game_id: str) -> tuple[str, str, list[str]]:
         """(variant, start FEN, moves) of a finished game, to evaluate; Conflict while it is played."""
-        row = self.row(game_id)
+        row, moves = self._snapshot(game_id)
         if row.status != "over":
             raise Conflict("evaluations are shown once the game is over", code="game_not_over")
-        return row.variant, row.start_fen, [m.uci for m in self._moves(game_id)]
+        return row.variant, row.start_fen, [m.uci for m in moves]
 
     def evaluations(self, game_id: str) -> dict[int, dict[str, Any]]:
         e = db.evaluations

@@ -36,14 +36,16 @@ from starlette.concurrency import run_in_threadpool
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from hordes.web.common import MAX_BODY, parse_json_object, seat_token
-from hordes.web.engine_pool import EngineBusy, EnginePool
+from hordes.web.engine_pool import EnginePool
 from hordes.web.games import GameError, GameService, Joined, NotFound
 from hordes.web.origins import same_origin
 
 log = logging.getLogger("hordes.web")
 
 SEND_TIMEOUT = 5.0  # a watcher that cannot take an event in this time is dropped
-ENGINE_RETRIES = 3
+# A failing engine turn is tried again after a pause that doubles from the first to the longest and
+# stays there: a game's turn is never given up (it waits in the engine queue behind other games only).
+ENGINE_RETRY_FIRST, ENGINE_RETRY_LONGEST = 0.5, 30.0
 
 
 class Live:
@@ -128,7 +130,8 @@ class Live:
         self._engine_tasks[game_id] = asyncio.create_task(self._engine_turn(game_id))
 
     async def _engine_turn(self, game_id: str) -> None:
-        for attempt in range(ENGINE_RETRIES):
+        failures = 0
+        while True:
             try:
                 turn = await run_in_threadpool(self.service.engine_turn, game_id)
                 if turn is None:
@@ -141,11 +144,18 @@ class Live:
                 return
             except asyncio.CancelledError:
                 raise
-            except EngineBusy:
-                await asyncio.sleep(1.0)
+            except NotFound:
+                return
             except Exception:
-                log.exception("engine turn failed in game %s (attempt %d)", game_id, attempt + 1)
-                await asyncio.sleep(0.5)
+                failures += 1
+                pause = min(ENGINE_RETRY_LONGEST, ENGINE_RETRY_FIRST * 2 ** min(failures - 1, 16))
+                log.exception(
+                    "engine turn failed in game %s (failure %d); trying again in %.1f s",
+                    game_id,
+                    failures,
+                    pause,
+                )
+                await asyncio.sleep(pause)
 
     async def resume_engine_games(self) -> None:
         """After a start: the engine moves in every game that waits for it (no game is lost on restart)."""

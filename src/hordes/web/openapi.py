@@ -37,6 +37,16 @@ _SEAT = {
     "403": _ok("No seat token, or a token of neither seat", _ref("Error")),
     "409": _ok("Not this seat's turn, the game is over, or the game moved on (stale ply)", _ref("Error")),
 }
+_LIMITED = {  # ratelimit.py; the limits are in docs/web.md
+    "429": _ok("Over this client's rate limit: try again after Retry-After seconds", _ref("Error")),
+}
+_ENGINE = {  # the rate limits and the engine queue's bounds (engine_queue.py)
+    "429": _ok(
+        "Over this client's rate limit or its analysis jobs waiting for the engine; see Retry-After",
+        _ref("Error"),
+    ),
+    "503": _ok("The engine queue is full: try again after Retry-After seconds", _ref("Error")),
+}
 _GAME_ID = [{"name": "game_id", "in": "path", "required": True, "schema": {"type": "string"}}]
 _TOKEN_DOC = (
     "The seat token may be sent as the `token` field of the body, the `X-Seat-Token` header, or the "
@@ -179,7 +189,11 @@ def _paths() -> dict[str, Any]:
             "post": {
                 "summary": "Create a game against the engine or a friend",
                 "requestBody": _body(_ref("NewGame")),
-                "responses": {"201": _ok("The game, with your seat token", _ref("Created")), **_ERRORS},
+                "responses": {
+                    "201": _ok("The game, with your seat token", _ref("Created")),
+                    **_ERRORS,
+                    **_LIMITED,
+                },
             },
         },
         "/api/games/{game_id}": {
@@ -278,6 +292,7 @@ def _paths() -> dict[str, Any]:
                     "200": _ok("Evaluations", {"type": "object"}),
                     "409": _ok("Still being played"),
                     **_ERRORS,
+                    **_ENGINE,
                 },
             }
         },
@@ -297,14 +312,14 @@ def _paths() -> dict[str, Any]:
                 "requestBody": _body(
                     {**_LINE, "properties": {**_LINE["properties"], "movetime": {"type": "number"}}}
                 ),
-                "responses": {"200": _ok("Evaluation", _ref("Evaluation")), "503": _ok("The engine is busy")},
+                "responses": {"200": _ok("Evaluation", _ref("Evaluation")), **_ENGINE},
             }
         },
         "/api/analysis/line": {
             "post": {
                 "summary": "Evaluation of every position of a line (at most 300 moves)",
                 "requestBody": _body(_LINE),
-                "responses": {"200": _ok("Evaluations", {"type": "object"})},
+                "responses": {"200": _ok("Evaluations", {"type": "object"}), **_ENGINE},
             }
         },
         "/api/pgn/import": {
@@ -314,6 +329,7 @@ def _paths() -> dict[str, Any]:
                 "responses": {
                     "200": _ok("The game's line", {"type": "object"}),
                     "400": _ok("Unreadable PGN"),
+                    **_LIMITED,
                 },
             }
         },

@@ -114,7 +114,12 @@ function askEngine(view) {
       $('engine-pv').textContent = ev.pv_san;
       board.setShapes(moveShape(ev.best));
     } catch (e) {
-      if (ticket === engineTicket) $('engine-score').textContent = e.status === 503 ? 'busy' : '?';
+      if (ticket !== engineTicket) return;
+      const busy = [429, 503].includes(e.status);
+      $('engine-score').textContent = busy ? 'busy' : '?';
+      // The server said when to come back (its engine queue or a rate limit): ask again then, unless
+      // another position is shown by then (askEngine clears this timer).
+      if (busy && e.retryAfter) engineTimer = setTimeout(() => askEngine(view), e.retryAfter * 1000);
     }
   }, 150);
 }

@@ -337,6 +337,9 @@ export async function postJSON(url, body) {
     body: JSON.stringify(body),
   });
   const data = await res.json().catch(() => ({ error: 'bad_response', message: `HTTP ${res.status}` }));
-  if (!res.ok) throw Object.assign(new Error(data.message || `HTTP ${res.status}`), { data, status: res.status });
+  if (!res.ok) {
+    const retryAfter = Number(res.headers.get('Retry-After')) || 0; // seconds, on 429 and 503
+    throw Object.assign(new Error(data.message || `HTTP ${res.status}`), { data, status: res.status, retryAfter });
+  }
   return data;
 }

@@ -24,14 +24,14 @@ import io
 import os
 import re
 from collections.abc import Iterable, Iterator
-from pathlib import Path
 from typing import TextIO
 
 from hordes.core import movegen
 from hordes.core.position import Board, Move
 from hordes.core.rules import Variant
-from hordes.errors import HordesError, UnknownVariantError
+from hordes.errors import HordesError, UnknownVariantError, UnreadableFileError, quoted
 from hordes.notation.san import _to_int, push_san_int, san_int
+from hordes.textfiles import read_text_file
 from hordes.variants import load_variant
 
 __all__ = [
@@ -60,6 +60,7 @@ _STR_DEFAULTS = {
     "Result": "*",
 }
 NAG_SUFFIXES = {"!": 1, "?": 2, "!!": 3, "??": 4, "!?": 5, "?!": 6}
+MAX_NAG = 255  # the PGN standard's range of numeric annotation glyphs, $0 to $255
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 # Values of the Variant tag that mean plain chess (lichess writes "From Position" for a set-up board).
 _CHESS_NAMES = {"", "standard", "chess", "fromposition"}
@@ -305,7 +306,9 @@ def resolve_variant(name: str) -> Variant:
     if key in _CHESS_NAMES:
         return load_variant("chess")
     if "/" in name or "\\" in name or name.lower().endswith(".md"):
-        raise UnknownVariantError(f"unknown variant {name!r}: a PGN Variant tag names a variant, not a file")
+        raise UnknownVariantError(
+            f"unknown variant {quoted(name)}: a PGN Variant tag names a variant, not a file"
+        )
     return load_variant(name)
 
 
@@ -353,16 +356,24 @@ def _source_text(source: str | os.PathLike[str] | TextIO) -> str:
     if isinstance(source, str):
         text = source
     elif isinstance(source, os.PathLike):
-        text = Path(source).read_text(encoding="utf-8-sig")
+        text = read_text_file(source)
     else:
-        text = source.read()
+        name = str(getattr(source, "name", "<stream>"))
+        try:
+            text = source.read()
+        except UnicodeDecodeError as exc:
+            reason = f"not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset {exc.start})"
+            raise UnreadableFileError(name, reason) from None
+        except OSError as exc:
+            raise UnreadableFileError(name, exc.strerror or type(exc).__name__) from None
     return text.lstrip("\ufeff")
 
 
 def read_games(source: str | os.PathLike[str] | TextIO) -> Iterator[Game]:
     """Every game of a PGN text (a str), file (a path) or open text stream, in order.
 
-    Broken games are yielded too, with `error` set (see the module doc); only I/O errors raise.
+    Broken games are yielded too, with `error` set (see the module doc). Only a file or stream that
+    cannot be read raises: UnreadableFileError (a HordesError) naming it, before any game is yielded.
     """
     text = _source_text(source)
     return _Reader(text).games()
@@ -493,7 +504,7 @@ class _Reader:
             assert board is not None
             if kind == "word":
                 word = match.group()
-                if word.isdigit():  # a move number without its dot
+                if word.isascii() and word.isdigit():  # a move number without its dot
                     continue
                 glyph = ""
                 if word[-1] in "!?":
@@ -536,8 +547,15 @@ class _Reader:
                 else:
                     node.comment = _join(node.comment, comment)
             elif kind == "nag":
+                digits = match.group()[1:].lstrip("0") or "0"
+                if len(digits) > 3 or int(digits) > MAX_NAG:  # no int() of 5000 digits
+                    problem = f"NAG ${quoted(digits, 10)} is out of range ($0 to ${MAX_NAG})"
+                    self._fail(game, problem, start, board, match.group())
+                    skipping = True
+                    depth = len(stack)
+                    continue
                 if node is not game:
-                    node.nags.append(int(match.group()[1:]))
+                    node.nags.append(int(digits))
             elif kind == "open":
                 if node.parent is None or at_variation_start:
                     self._fail(game, "variation '(' before any move", start, board, "(")

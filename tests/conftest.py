@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+# Counts of fuzzed inputs, printed in the terminal summary (a plugin so that the xdist controller,
+# which collects nothing, prints the workers' totals).
+pytest_plugins = ["tests.fuzz.counting"]
+
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption(

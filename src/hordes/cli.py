@@ -28,7 +28,8 @@ def _cmd_check(args: argparse.Namespace) -> int:
         variant = REGISTRY.load(args.file)
         _check_evaluation(variant)
     except VariantError as exc:
-        for error in exc.errors:
+        source = exc.source  # this document's problems first, in the order of their lines
+        for error in sorted(exc.errors, key=lambda e: (e.source != source, e.source, e.line)):
             print(f"hordes: error: {_one_line(str(error))}", file=sys.stderr)
         return 2
     board = Board(variant)

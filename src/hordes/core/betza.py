@@ -151,7 +151,8 @@ def parse_betza(text: str) -> list[Component]:
             mods += ch
             i += 1
         if i >= n:
-            raise BetzaError(f"modifiers {quoted(mods)} at the end of {quoted(text)} are not followed by an atom")
+            where = f"at the end of {quoted(text)}"
+            raise BetzaError(f"modifiers {quoted(mods)} {where} are not followed by an atom")
         atom = text[i]
         if atom not in _LEAPS and atom not in _COMPOUNDS:
             raise BetzaError(f"unknown atom {atom!r} at position {i + 1} in {quoted(text)}")

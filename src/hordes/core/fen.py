@@ -123,7 +123,7 @@ def parse_fen(variant: Variant, fen: str) -> Setup:
     geo = variant.geometry
     turn_text = fields[1] if len(fields) > 1 else "w"
     if turn_text not in ("w", "b"):
-        raise InvalidFenError(fen, "side to move", f"expected 'w' or 'b', found {turn_text!r}")
+        raise InvalidFenError(fen, "side to move", f"expected 'w' or 'b', found {quoted(turn_text, 20)}")
     turn = 0 if turn_text == "w" else 1
     castling = 0
     ctext = fields[2] if len(fields) > 2 else "-"

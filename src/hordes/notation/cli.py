@@ -58,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
             print("variants: " + ", ".join(f"{name} {n}" for name, n in variants.most_common()))
             print("results:  " + ", ".join(f"{r} {n}" for r, n in sorted(results.items())))
     for game in broken:
-        print(f"error: {game.error}")
+        print("error: " + " ".join(str(game.error).splitlines()))
     return 1 if broken else 0
 
 

@@ -449,7 +449,7 @@ class _Reader:
             elif kind == "badtag":
                 if header_error is None:
                     bad = match.group()
-                    header_error = (f'malformed tag pair {bad!r} (expected [Name "value"])', start, bad)
+                    header_error = (f'malformed tag pair {quoted(bad)} (expected [Name "value"])', start, bad)
             elif kind != "escape" and kind != "linecomment":
                 game = self._start(headers, start, header_error)
                 return game, self._movetext(game, start)
@@ -549,7 +549,8 @@ class _Reader:
             elif kind == "nag":
                 digits = match.group()[1:].lstrip("0") or "0"
                 if len(digits) > 3 or int(digits) > MAX_NAG:  # no int() of 5000 digits
-                    problem = f"NAG ${quoted(digits, 10)} is out of range ($0 to ${MAX_NAG})"
+                    shown = f"${digits}" if len(digits) <= 10 else f"of {len(digits)} digits"
+                    problem = f"NAG {shown} is out of range ($0 to ${MAX_NAG})"
                     self._fail(game, problem, start, board, match.group())
                     skipping = True
                     depth = len(stack)
@@ -588,7 +589,7 @@ class _Reader:
                 if stated is None:
                     game.headers["Result"] = token
                 elif stated != token:
-                    problem = f"result {token} differs from the Result tag {stated!r}"
+                    problem = f"result {token} differs from the Result tag {quoted(stated, 20)}"
                     self._fail(game, problem, start, board, token)
                 return pos
             else:  # a character that has no place in movetext
@@ -656,7 +657,7 @@ def write_game(game: Game, *, columns: int = 80) -> str:
     lines = []
     for name, value in headers.items():
         if not _TAG_NAME.fullmatch(name):
-            raise HordesError(f"cannot write tag {name!r}: tag names are letters, digits and '_'")
+            raise HordesError(f"cannot write tag {quoted(name, 40)}: tag names are letters, digits and '_'")
         lines.append(f'[{name} "{_escape(value)}"]')
     tokens: list[str] = []
     if game.comment:

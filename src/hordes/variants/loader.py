@@ -188,7 +188,13 @@ def _front_matter(text: str, source: str) -> tuple[dict[str, Any], str, dict[str
     m = _FRONT.match(text.lstrip("\ufeff"))
     if not m:
         raise VariantError(source, "", "no YAML front matter (the file must start with a '---' line)", 1)
-    loader = _FrontMatterLoader(m.group(1))
+    front = m.group(1)
+    try:
+        loader = _FrontMatterLoader(front)
+    except yaml.reader.ReaderError as exc:  # the whole text is checked at once: a control character
+        line = front.count("\n", 0, exc.position) + 2
+        problem = f"front matter is not valid YAML: character #x{exc.character:04x} is not allowed"
+        raise VariantError(source, "", problem, line) from None
     try:
         node = loader.get_single_node()
         lines: dict[str, int] = {}

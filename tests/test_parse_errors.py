@@ -164,6 +164,13 @@ def test_p11_yaml_keys_of_mixed_types_are_each_named() -> None:
     assert [e.key for e in info.value.errors] == ["1", "colour"]
 
 
+def test_p11_a_long_key_is_shortened_and_keeps_its_line() -> None:
+    with pytest.raises(VariantError) as info:
+        parse_variant(_doc("  pieces: {K: {betza: K, royal: true}}\n", top="k" * 1000 + ": 1\n"))
+    err = info.value
+    assert err.key == "k" * 60 + "…" and err.line == 5 and len(str(err)) < 300
+
+
 def test_p11_check_lists_every_error_with_its_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -20,6 +20,7 @@ annotations (`!`, `?`, `!!`, `??`, `!?`, `?!`) become NAGs 1-6, written back as 
 
 from __future__ import annotations
 
+import bisect
 import io
 import os
 import re
@@ -400,9 +401,14 @@ class _Reader:
     def __init__(self, text: str) -> None:
         self.text = text
         self.number = 0
+        self._newlines: list[int] | None = None
 
     def line_at(self, pos: int) -> int:
-        return self.text.count("\n", 0, pos) + 1
+        """The line of a position; the newlines are found once, so a file of many broken games is
+        not read again from its start for each one."""
+        if self._newlines is None:
+            self._newlines = [m.start() for m in re.finditer("\n", self.text)]
+        return bisect.bisect_left(self._newlines, pos) + 1
 
     def games(self) -> Iterator[Game]:
         text = self.text

@@ -69,6 +69,12 @@ def _show(value: Any) -> str:
     return _SHOW.repr(value)
 
 
+def _key_name(key: Any) -> str:
+    """A YAML key as it appears in a key path (shortened: a key can be any length)."""
+    name = key if isinstance(key, str) else _show(key)
+    return name if len(name) <= 60 else name[:60] + "…"
+
+
 class _NestedTooDeeply(yaml.YAMLError):
     def __init__(self, mark: yaml.Mark) -> None:
         super().__init__(f"nested more than {MAX_NESTING} levels deep")
@@ -293,13 +299,12 @@ class _Checker:
 
     def unknown(self, key: str, data: Mapping[Any, Any], allowed: set[str]) -> None:
         """Record every key of `data` that is not allowed (YAML keys need not be strings)."""
-        extra = sorted((str(k) for k in data if k not in allowed), key=str)
-        for name in extra:
-            self.record(
-                self.fail(
-                    f"{key}.{name}" if key else name, f"unknown key (allowed: {', '.join(sorted(allowed))})"
-                )
-            )
+        problem = f"unknown key (allowed: {', '.join(sorted(allowed))})"
+        for extra in sorted((k for k in data if k not in allowed), key=_key_name):
+            name = _key_name(extra)
+            path = f"{key}.{name}" if key else name
+            line = self.lines.line_of(f"{key}.{extra}" if key else str(extra))
+            self.record(VariantError(self.source, path, problem, line))
 
     def mapping(self, key: str, value: Any) -> dict[str, Any]:
         if not isinstance(value, dict):
@@ -739,7 +744,7 @@ def build_variant(
     pieces: dict[str, PieceType] = {}
     raw_pieces = chk.attempt({}, chk.mapping, "engine.pieces", engine.get("pieces"))
     for raw_letter, spec in raw_pieces.items():
-        letter = raw_letter if isinstance(raw_letter, str) else _show(raw_letter)
+        letter = _key_name(raw_letter)
         piece = _piece(chk, letter, spec)
         if piece is None:
             chk.broken.add(letter)

@@ -10,6 +10,10 @@ from tests.process_guard import pytest_sessionfinish, pytest_testnodedown
 
 __all__ = ["pytest_sessionfinish", "pytest_testnodedown"]  # hooks of the process guard
 
+# Counts of fuzzed inputs, printed in the terminal summary (a plugin so that the xdist controller,
+# which collects nothing, prints the workers' totals).
+pytest_plugins = ["tests.fuzz.counting"]
+
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption(

@@ -18,6 +18,7 @@ from hordes.errors import (
     InvalidFenError,
     InvalidMoveError,
     UnknownVariantError,
+    UnreadableFileError,
     VariantError,
 )
 from hordes.variants import builtin_variants, load_variant, parse_variant
@@ -42,6 +43,7 @@ __all__ = [
     "Rules",
     "Termination",
     "UnknownVariantError",
+    "UnreadableFileError",
     "Variant",
     "VariantError",
     "builtin_variants",

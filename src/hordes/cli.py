@@ -9,8 +9,10 @@ import time
 from collections.abc import Sequence
 
 from hordes.core.position import Board
-from hordes.errors import HordesError
+from hordes.core.rules import Variant
+from hordes.errors import HordesError, VariantError, quoted
 from hordes.variants import REGISTRY, builtin_variants, load_variant
+from hordes.variants.loader import line_of
 
 
 def _cmd_variants(args: argparse.Namespace) -> int:
@@ -21,7 +23,15 @@ def _cmd_variants(args: argparse.Namespace) -> int:
 
 
 def _cmd_check(args: argparse.Namespace) -> int:
-    variant = REGISTRY.load(args.file)
+    """Every problem of the document on its own line (file:line: key: problem), status 2 if any."""
+    try:
+        variant = REGISTRY.load(args.file)
+        _check_evaluation(variant)
+    except VariantError as exc:
+        source = exc.source  # this document's problems first, in the order of their lines
+        for error in sorted(exc.errors, key=lambda e: (e.source != source, e.source, e.line)):
+            print(f"hordes: error: {_one_line(str(error))}", file=sys.stderr)
+        return 2
     board = Board(variant)
     geo = variant.geometry
     print(
@@ -29,6 +39,16 @@ def _cmd_check(args: argparse.Namespace) -> int:
         f"{len(variant.pieces)} piece kinds, {board.legal_moves.count()} legal first moves"
     )
     return 0
+
+
+def _check_evaluation(variant: Variant) -> None:
+    """The engine's section is read by the engine: check it here too, with the line of its key."""
+    from hordes.engine.evaluate import parse_params
+
+    try:
+        parse_params(variant)
+    except VariantError as exc:
+        raise VariantError(exc.source, exc.key, exc.problem, line_of(variant, exc.key)) from None
 
 
 def _cmd_perft(args: argparse.Namespace) -> int:
@@ -84,6 +104,11 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _one_line(message: str) -> str:
+    """A message as one line (a YAML or FEN problem may quote text with line breaks)."""
+    return " ".join(message.splitlines())
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -93,10 +118,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.func(args))
     except HordesError as exc:
-        print(f"hordes: error: {exc}", file=sys.stderr)
+        print(f"hordes: error: {_one_line(str(exc))}", file=sys.stderr)
         return 2
     except OSError as exc:
-        print(f"hordes: error: {exc}", file=sys.stderr)
+        name = f": {quoted(str(exc.filename))}" if exc.filename is not None else ""
+        print(f"hordes: error: {_one_line(exc.strerror or str(exc))}{name}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130

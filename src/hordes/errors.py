@@ -2,9 +2,28 @@
 
 from __future__ import annotations
 
+# Longer inputs are shortened in messages: an error names what is wrong, it does not echo a megabyte.
+QUOTE_LIMIT = 100
+
+
+def quoted(text: str, limit: int = QUOTE_LIMIT) -> str:
+    """`repr(text)`, or for a long text its beginning and its length: `'xxxx…' (5000 characters)`."""
+    if len(text) <= limit:
+        return repr(text)
+    return f"{text[:limit]!r}… ({len(text)} characters)"
+
 
 class HordesError(ValueError):
     """Base class of every error hordes raises for bad input."""
+
+
+class UnreadableFileError(HordesError):
+    """A file that cannot be read as text: names the file (shortened if long) and why, never its contents."""
+
+    def __init__(self, path: str, reason: str) -> None:
+        self.path = path
+        self.reason = reason
+        super().__init__(f"cannot read {quoted(path)}: {reason}")
 
 
 class BetzaError(HordesError):
@@ -12,13 +31,21 @@ class BetzaError(HordesError):
 
 
 class VariantError(HordesError):
-    """A variant document is invalid: names the file, the key and the problem."""
+    """A variant document is invalid: names the file, the line (when known), the key and the problem.
 
-    def __init__(self, source: str, key: str, problem: str) -> None:
+    The error raised for a document is its first problem; `errors` lists every problem found in it
+    (the loader goes on checking after the first one), that error included.
+    """
+
+    def __init__(self, source: str, key: str, problem: str, line: int = 0) -> None:
         self.source = source
         self.key = key
         self.problem = problem
-        where = f"{source}: {key}" if key else source
+        self.line = line
+        self.errors: list[VariantError] = [self]
+        where = f"{source}:{line}" if line else source
+        if key:
+            where += f": {key}"
         super().__init__(f"{where}: {problem}")
 
 
@@ -33,7 +60,7 @@ class InvalidFenError(HordesError):
         self.fen = fen
         self.field = field
         self.problem = problem
-        super().__init__(f"invalid FEN ({field}): {problem}: {fen!r}")
+        super().__init__(f"invalid FEN ({field}): {problem}: {quoted(fen, 300)}")
 
 
 class InvalidMoveError(HordesError):
@@ -47,7 +74,7 @@ class IllegalMoveError(HordesError):
         self.move = move
         self.fen = fen
         detail = f" ({reason})" if reason else ""
-        super().__init__(f"illegal move {move!r} in {fen!r}{detail}")
+        super().__init__(f"illegal move {quoted(move)} in {quoted(fen, 300)}{detail}")
 
 
 class AmbiguousMoveError(IllegalMoveError):
@@ -56,4 +83,5 @@ class AmbiguousMoveError(IllegalMoveError):
     def __init__(self, move: str, fen: str, candidates: list[str]) -> None:
         super().__init__(move, fen)
         self.candidates = candidates
-        self.args = (f"ambiguous move {move!r} in {fen!r} (candidates: {', '.join(candidates)})",)
+        listed = ", ".join(candidates)
+        self.args = (f"ambiguous move {quoted(move)} in {quoted(fen, 300)} (candidates: {listed})",)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from hordes.errors import BetzaError
+from hordes.errors import BetzaError, quoted
 
 Vector = tuple[int, int]
 
@@ -36,6 +36,8 @@ _COMPOUNDS: dict[str, tuple[str, bool]] = {
 }
 _DIRECTIONS = "fblrvsh"
 _MODES = "mc"
+_DIGITS = "0123456789"  # ASCII only: '²'.isdigit() is true but int() refuses it
+MAX_RANGE = 99  # the longest limited rider (W4 = four steps); boards have at most 26 ranks
 
 
 def _all_vectors(dx: int, dy: int) -> list[Vector]:
@@ -142,17 +144,18 @@ def parse_betza(text: str) -> list[Component]:
     while i < n:
         start = i
         mods = ""
-        while i < n and text[i].islower():
+        while i < n and "a" <= text[i] <= "z":
             ch = text[i]
             if ch not in _DIRECTIONS and ch not in _MODES:
-                raise BetzaError(f"unsupported modifier {ch!r} at position {i + 1} in {text!r}")
+                raise BetzaError(f"unsupported modifier {ch!r} at position {i + 1} in {quoted(text)}")
             mods += ch
             i += 1
         if i >= n:
-            raise BetzaError(f"modifiers {mods!r} at the end of {text!r} are not followed by an atom")
+            where = f"at the end of {quoted(text)}"
+            raise BetzaError(f"modifiers {quoted(mods)} {where} are not followed by an atom")
         atom = text[i]
         if atom not in _LEAPS and atom not in _COMPOUNDS:
-            raise BetzaError(f"unknown atom {atom!r} at position {i + 1} in {text!r}")
+            raise BetzaError(f"unknown atom {atom!r} at position {i + 1} in {quoted(text)}")
         i += 1
         rider = False
         max_steps = 1
@@ -165,13 +168,17 @@ def parse_betza(text: str) -> list[Component]:
         if i < n and text[i] == atom and atom in _LEAPS:  # doubled atom: unlimited rider
             rider, max_steps = True, 0
             i += 1
-        if i < n and text[i].isdigit():
+        if i < n and text[i] in _DIGITS:
             j = i
-            while j < n and text[j].isdigit():
+            while j < n and text[j] in _DIGITS:
                 j += 1
-            steps = int(text[i:j])
+            digits = text[i:j].lstrip("0") or "0"
+            steps = int(digits) if len(digits) <= 3 else MAX_RANGE + 1  # no int() of 5000 digits
             if steps < 1:
-                raise BetzaError(f"range {steps} at position {i + 1} in {text!r} must be at least 1")
+                raise BetzaError(f"range {steps} at position {i + 1} in {quoted(text)} must be at least 1")
+            if steps > MAX_RANGE:
+                where = f"at position {i + 1} in {quoted(text)}"
+                raise BetzaError(f"range {quoted(digits, 10)} {where} must be at most {MAX_RANGE}")
             max_steps = steps
             i = j
         moves = "m" in mods or "c" not in mods
@@ -184,6 +191,6 @@ def parse_betza(text: str) -> list[Component]:
                 groups = _split_groups(dirs, dy != 0)
                 vectors = [v for v in vectors if any(_matches(g, *v) for g in groups)]
             if not vectors:
-                raise BetzaError(f"{text[start:i]!r} in {text!r} selects no direction")
+                raise BetzaError(f"{quoted(text[start:i])} in {quoted(text)} selects no direction")
             components.append(Component(tuple(vectors), max_steps, moves, captures))
     return components

@@ -9,9 +9,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from hordes.core.rules import Variant
-from hordes.errors import HordesError, InvalidFenError
+from hordes.errors import HordesError, InvalidFenError, quoted
 
 EMPTY = -1
+_DIGITS = "0123456789"  # ASCII only: '²'.isdigit() is true but int() refuses it
+MAX_COUNTER_DIGITS = 9  # the halfmove clock and fullmove number: no game lasts a billion moves
 
 
 @dataclass(slots=True)
@@ -45,11 +47,15 @@ def parse_placement(variant: Variant, fen: str, placement: str) -> list[int]:
         j = 0
         while j < len(row):
             ch = row[j]
-            if ch.isdigit():
+            if ch in _DIGITS:
                 k = j
-                while k < len(row) and row[k].isdigit():
+                while k < len(row) and row[k] in _DIGITS:
                     k += 1
-                n = int(row[j:k])
+                digits = row[j:k].lstrip("0") or "0"
+                if len(digits) > 3:  # no int() of a run of thousands of digits
+                    problem = f"rank {rank + 1}: empty-square count {quoted(digits, 10)} exceeds the board"
+                    raise InvalidFenError(fen, "placement", problem)
+                n = int(digits)
                 if n == 0:
                     raise InvalidFenError(fen, "placement", f"rank {rank + 1}: empty-square count 0")
                 file += n
@@ -61,7 +67,7 @@ def parse_placement(variant: Variant, fen: str, placement: str) -> list[int]:
                     raise InvalidFenError(fen, "placement", f"rank {rank + 1}: '+' without a piece letter")
                 token = row[j : j + 2]
             key = token.upper()
-            if not token[-1].isalpha() or not variant.has_letter(key):
+            if not ("A" <= key[-1] <= "Z") or not variant.has_letter(key):
                 raise InvalidFenError(
                     fen, "placement", f"rank {rank + 1}: {token!r} is not a piece of {variant.title}"
                 )
@@ -117,7 +123,7 @@ def parse_fen(variant: Variant, fen: str) -> Setup:
     geo = variant.geometry
     turn_text = fields[1] if len(fields) > 1 else "w"
     if turn_text not in ("w", "b"):
-        raise InvalidFenError(fen, "side to move", f"expected 'w' or 'b', found {turn_text!r}")
+        raise InvalidFenError(fen, "side to move", f"expected 'w' or 'b', found {quoted(turn_text, 20)}")
     turn = 0 if turn_text == "w" else 1
     castling = 0
     ctext = fields[2] if len(fields) > 2 else "-"
@@ -146,8 +152,12 @@ def parse_fen(variant: Variant, fen: str) -> Setup:
     numbers = []
     for name, idx, default in (("halfmove clock", 4, 0), ("fullmove number", 5, 1)):
         text = fields[idx] if len(fields) > idx else str(default)
-        if not text.isdigit():
-            raise InvalidFenError(fen, name, f"expected a non-negative number, found {text!r}")
+        if not (text.isascii() and text.isdigit()):  # '²'.isdigit() is true but int() refuses it
+            raise InvalidFenError(fen, name, f"expected a non-negative number, found {quoted(text, 20)}")
+        if len(text.lstrip("0")) > MAX_COUNTER_DIGITS:
+            raise InvalidFenError(
+                fen, name, f"{quoted(text, 20)} is too large (at most {MAX_COUNTER_DIGITS} digits)"
+            )
         numbers.append(int(text))
     if numbers[1] < 1:
         numbers[1] = 1

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from functools import cache
 
-from hordes.errors import HordesError
+from hordes.errors import HordesError, quoted
 
 FILE_LETTERS = "abcdefghijklmnopqrstuvwxyz"
 
@@ -57,12 +57,14 @@ class Geometry:
 
     def parse_square(self, text: str) -> int:
         """Parse a square name such as 'e4' or 'a10'; raise HordesError if it is not on this board."""
-        if len(text) < 2 or text[0] not in FILE_LETTERS or not text[1:].isdigit():
-            raise HordesError(f"not a square name: {text!r}")
+        digits = text[1:]
+        # ASCII digits only ('²'.isdigit() is true but int() refuses it), and no int() of a long run.
+        if len(text) < 2 or text[0] not in FILE_LETTERS or not (digits.isascii() and digits.isdigit()):
+            raise HordesError(f"not a square name: {quoted(text)}")
         file = FILE_LETTERS.index(text[0])
-        rank = int(text[1:]) - 1
+        rank = int(digits) - 1 if len(digits) <= 3 else self.rows
         if not self.on_board(file, rank):
-            raise HordesError(f"square {text!r} is off the {self.cols}x{self.rows} board")
+            raise HordesError(f"square {quoted(text)} is off the {self.cols}x{self.rows} board")
         return rank * self.cols + file
 
     def parse_rank_list(self, ranks: list[int]) -> int:

@@ -13,7 +13,7 @@ from hordes.core.fen import EMPTY, Setup, board_fen, parse_fen
 from hordes.core.geometry import Geometry, geometry
 from hordes.core.movegen import FLAG_CASTLE, FLAG_DOUBLE, FLAG_EP, FLAG_SHIFT, PROMO_SHIFT, SQ_MASK, TO_SHIFT
 from hordes.core.rules import Color, Variant
-from hordes.errors import HordesError, IllegalMoveError, InvalidMoveError
+from hordes.errors import HordesError, IllegalMoveError, InvalidMoveError, quoted
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,14 +54,15 @@ class Move:
     @classmethod
     def from_uci(cls, text: str, geometry: Geometry | None = None) -> Move:
         geo = geometry or _DEFAULT_GEOMETRY
-        m = re.fullmatch(r"([a-z])(\d+)([a-z])(\d+)([a-z]?)", text.strip())
+        # ASCII digits, at most three: `\d` would take '٣', and int() refuses 5000 digits.
+        m = re.fullmatch(r"([a-z])([0-9]{1,3})([a-z])([0-9]{1,3})([a-z]?)", text.strip())
         if not m:
-            raise InvalidMoveError(f"not a UCI move: {text!r} (expected e.g. e2e4 or e7e8q)")
+            raise InvalidMoveError(f"not a UCI move: {quoted(text)} (expected e.g. e2e4 or e7e8q)")
         try:
             frm = geo.parse_square(m.group(1) + m.group(2))
             to = geo.parse_square(m.group(3) + m.group(4))
         except HordesError as exc:
-            raise InvalidMoveError(f"UCI move {text!r}: {exc}") from None
+            raise InvalidMoveError(f"UCI move {quoted(text)}: {exc}") from None
         return cls(frm, to, m.group(5).upper() or None, geo)
 
 

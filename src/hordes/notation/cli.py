@@ -1,8 +1,9 @@
 """`hordes pgn FILE`: validate and summarise a PGN file, or print the position after a given ply.
 
 Exit status: 0 when every game reads cleanly, 1 when some game is broken (each broken game is listed
-with its game number, move number, line and token), 2 for a user error (no such file, no such game
-or ply), printed on one line by hordes.cli.main.
+with its game number, move number, line and token; reading goes on with the next game), 2 for a user
+error (no such file, a file that is not UTF-8 text, no such game or ply), printed on one line by
+hordes.cli.main.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import argparse
 import sys
 from collections import Counter
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 from hordes.errors import HordesError
@@ -39,10 +41,7 @@ def register(subparsers: Any) -> None:
 
 
 def _games(path: str) -> list[Game]:
-    if path == "-":
-        return list(read_games(sys.stdin))
-    with open(path, encoding="utf-8-sig") as fh:
-        return list(read_games(fh))
+    return list(_games_iter(path))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -59,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
             print("variants: " + ", ".join(f"{name} {n}" for name, n in variants.most_common()))
             print("results:  " + ", ".join(f"{r} {n}" for r, n in sorted(results.items())))
     for game in broken:
-        print(f"error: {game.error}")
+        print("error: " + " ".join(str(game.error).splitlines()))
     return 1 if broken else 0
 
 
@@ -89,7 +88,8 @@ def _fen_at(args: argparse.Namespace) -> int:
 
 
 def _games_iter(path: str) -> Iterator[Game]:
+    """The games of the file (or standard input); a file that cannot be read raises
+    UnreadableFileError, which hordes.cli.main prints on one line."""
     if path == "-":
         return read_games(sys.stdin)
-    with open(path, encoding="utf-8-sig") as fh:
-        return read_games(fh.read())
+    return read_games(Path(path))

@@ -20,18 +20,19 @@ annotations (`!`, `?`, `!!`, `??`, `!?`, `?!`) become NAGs 1-6, written back as 
 
 from __future__ import annotations
 
+import bisect
 import io
 import os
 import re
 from collections.abc import Iterable, Iterator
-from pathlib import Path
 from typing import TextIO
 
 from hordes.core import movegen
 from hordes.core.position import Board, Move
 from hordes.core.rules import Variant
-from hordes.errors import HordesError, UnknownVariantError
+from hordes.errors import HordesError, UnknownVariantError, UnreadableFileError, quoted
 from hordes.notation.san import _to_int, push_san_int, san_int
+from hordes.textfiles import read_text_file
 from hordes.variants import load_variant
 
 __all__ = [
@@ -60,6 +61,7 @@ _STR_DEFAULTS = {
     "Result": "*",
 }
 NAG_SUFFIXES = {"!": 1, "?": 2, "!!": 3, "??": 4, "!?": 5, "?!": 6}
+MAX_NAG = 255  # the PGN standard's range of numeric annotation glyphs, $0 to $255
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 # Values of the Variant tag that mean plain chess (lichess writes "From Position" for a set-up board).
 _CHESS_NAMES = {"", "standard", "chess", "fromposition"}
@@ -305,7 +307,9 @@ def resolve_variant(name: str) -> Variant:
     if key in _CHESS_NAMES:
         return load_variant("chess")
     if "/" in name or "\\" in name or name.lower().endswith(".md"):
-        raise UnknownVariantError(f"unknown variant {name!r}: a PGN Variant tag names a variant, not a file")
+        raise UnknownVariantError(
+            f"unknown variant {quoted(name)}: a PGN Variant tag names a variant, not a file"
+        )
     return load_variant(name)
 
 
@@ -353,16 +357,24 @@ def _source_text(source: str | os.PathLike[str] | TextIO) -> str:
     if isinstance(source, str):
         text = source
     elif isinstance(source, os.PathLike):
-        text = Path(source).read_text(encoding="utf-8-sig")
+        text = read_text_file(source)
     else:
-        text = source.read()
+        name = str(getattr(source, "name", "<stream>"))
+        try:
+            text = source.read()
+        except UnicodeDecodeError as exc:
+            reason = f"not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset {exc.start})"
+            raise UnreadableFileError(name, reason) from None
+        except OSError as exc:
+            raise UnreadableFileError(name, exc.strerror or type(exc).__name__) from None
     return text.lstrip("\ufeff")
 
 
 def read_games(source: str | os.PathLike[str] | TextIO) -> Iterator[Game]:
     """Every game of a PGN text (a str), file (a path) or open text stream, in order.
 
-    Broken games are yielded too, with `error` set (see the module doc); only I/O errors raise.
+    Broken games are yielded too, with `error` set (see the module doc). Only a file or stream that
+    cannot be read raises: UnreadableFileError (a HordesError) naming it, before any game is yielded.
     """
     text = _source_text(source)
     return _Reader(text).games()
@@ -389,9 +401,14 @@ class _Reader:
     def __init__(self, text: str) -> None:
         self.text = text
         self.number = 0
+        self._newlines: list[int] | None = None
 
     def line_at(self, pos: int) -> int:
-        return self.text.count("\n", 0, pos) + 1
+        """The line of a position; the newlines are found once, so a file of many broken games is
+        not read again from its start for each one."""
+        if self._newlines is None:
+            self._newlines = [m.start() for m in re.finditer("\n", self.text)]
+        return bisect.bisect_left(self._newlines, pos) + 1
 
     def games(self) -> Iterator[Game]:
         text = self.text
@@ -438,7 +455,7 @@ class _Reader:
             elif kind == "badtag":
                 if header_error is None:
                     bad = match.group()
-                    header_error = (f'malformed tag pair {bad!r} (expected [Name "value"])', start, bad)
+                    header_error = (f'malformed tag pair {quoted(bad)} (expected [Name "value"])', start, bad)
             elif kind != "escape" and kind != "linecomment":
                 game = self._start(headers, start, header_error)
                 return game, self._movetext(game, start)
@@ -493,7 +510,7 @@ class _Reader:
             assert board is not None
             if kind == "word":
                 word = match.group()
-                if word.isdigit():  # a move number without its dot
+                if word.isascii() and word.isdigit():  # a move number without its dot
                     continue
                 glyph = ""
                 if word[-1] in "!?":
@@ -536,8 +553,16 @@ class _Reader:
                 else:
                     node.comment = _join(node.comment, comment)
             elif kind == "nag":
+                digits = match.group()[1:].lstrip("0") or "0"
+                if len(digits) > 3 or int(digits) > MAX_NAG:  # no int() of 5000 digits
+                    shown = f"${digits}" if len(digits) <= 10 else f"of {len(digits)} digits"
+                    problem = f"NAG {shown} is out of range ($0 to ${MAX_NAG})"
+                    self._fail(game, problem, start, board, match.group())
+                    skipping = True
+                    depth = len(stack)
+                    continue
                 if node is not game:
-                    node.nags.append(int(match.group()[1:]))
+                    node.nags.append(int(digits))
             elif kind == "open":
                 if node.parent is None or at_variation_start:
                     self._fail(game, "variation '(' before any move", start, board, "(")
@@ -570,7 +595,7 @@ class _Reader:
                 if stated is None:
                     game.headers["Result"] = token
                 elif stated != token:
-                    problem = f"result {token} differs from the Result tag {stated!r}"
+                    problem = f"result {token} differs from the Result tag {quoted(stated, 20)}"
                     self._fail(game, problem, start, board, token)
                 return pos
             else:  # a character that has no place in movetext
@@ -638,7 +663,7 @@ def write_game(game: Game, *, columns: int = 80) -> str:
     lines = []
     for name, value in headers.items():
         if not _TAG_NAME.fullmatch(name):
-            raise HordesError(f"cannot write tag {name!r}: tag names are letters, digits and '_'")
+            raise HordesError(f"cannot write tag {quoted(name, 40)}: tag names are letters, digits and '_'")
         lines.append(f'[{name} "{_escape(value)}"]')
     tokens: list[str] = []
     if game.comment:

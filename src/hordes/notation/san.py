@@ -45,7 +45,7 @@ from hordes.core.movegen import (
     TO_SHIFT,
 )
 from hordes.core.position import Board, Move
-from hordes.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
+from hordes.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError, quoted
 
 FILES = "abcdefghijklmnopqrstuvwxyz"
 
@@ -54,9 +54,9 @@ _TRAIL = "+#!?‼⁇⁈⁉ "
 _CASTLE = re.compile(r"[O0o](?:-?[O0o]){1,2}")
 _SAN = re.compile(
     r"(?P<piece>\+?[A-Z])?"
-    r"(?P<ffile>[a-z])??(?P<frank>[0-9]+)??"
+    r"(?P<ffile>[a-z])??(?P<frank>[0-9]{1,3})??"
     r"[-x:]?"
-    r"(?P<file>[a-z])(?P<rank>[0-9]+)"
+    r"(?P<file>[a-z])(?P<rank>[0-9]{1,3})"
     r"(?:[=/]?\(?(?P<promo>\+?[A-Za-z])\)?)?"
 )
 
@@ -185,20 +185,20 @@ def parse_san_int(board: Board, text: str, legal: list[int] | None = None) -> in
     if match is None:
         if _CASTLE.fullmatch(body):
             return _castle(board, text, body.count("O") + body.count("0") + body.count("o") == 2, legal)
-        raise InvalidMoveError(f"not a move: {text!r} (expected SAN such as Nf3, exd5, O-O or e8=Q)")
+        raise InvalidMoveError(f"not a move: {quoted(text)} (expected SAN such as Nf3, exd5, O-O or e8=Q)")
     piece, ffile, frank, tfile, trank, promo = match.groups()
     geo = board.geometry
     cols = geo.cols
     to_file = ord(tfile) - 97
     to_rank = int(trank) - 1
     if to_file >= cols or not 0 <= to_rank < geo.rows:
-        raise InvalidMoveError(f"{text!r}: square {tfile}{trank} is off the {cols}x{geo.rows} board")
+        raise InvalidMoveError(f"{quoted(text)}: square {tfile}{trank} is off the {cols}x{geo.rows} board")
     to = to_rank * cols + to_file
     variant = board.variant
     kinds: tuple[int, ...] | None
     if piece is not None:
         if not variant.has_letter(piece):
-            raise InvalidMoveError(f"{text!r}: {variant.title} has no piece {piece!r}")
+            raise InvalidMoveError(f"{quoted(text)}: {variant.title} has no piece {piece!r}")
         kinds = (variant.kind_of(piece),)
     elif ffile is not None and frank is not None:
         kinds = None  # a bare origin and destination (UCI style) names the piece by its square
@@ -210,7 +210,7 @@ def parse_san_int(board: Board, text: str, legal: list[int] | None = None) -> in
     if promo is not None:
         letter = promo.upper()
         if not variant.has_letter(letter):
-            raise InvalidMoveError(f"{text!r}: {variant.title} has no piece {letter!r} to promote to")
+            raise InvalidMoveError(f"{quoted(text)}: {variant.title} has no piece {letter!r} to promote to")
         promo_code = variant.kind_of(letter) + 1
     mailbox = board.mailbox
     found: list[int] = []

@@ -37,13 +37,13 @@ from hordes.core.fen import EMPTY
 from hordes.core.movegen import FLAG_SHIFT, PROMO_SHIFT, SQ_MASK, TO_SHIFT
 from hordes.core.position import Board
 from hordes.core.rules import Variant
-from hordes.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
+from hordes.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError, quoted
 from hordes.notation.san import _CASTLE, _SAN, _castle, _san_body, _strip_suffix
 
 _PULL = re.compile(
-    r"(?P<piece>\+?[A-Z])?(?P<magnet>[a-z][0-9]+):(?:(?P<frm>[a-z][0-9]+)[-x]?)?(?P<to>[a-z][0-9]+)"
+    r"(?P<piece>\+?[A-Z])?(?P<magnet>[a-z][0-9]{1,3}):(?:(?P<frm>[a-z][0-9]{1,3})[-x]?)?(?P<to>[a-z][0-9]{1,3})"
 )
-_TRANSFORM = re.compile(r"(?P<piece>\+?[A-Z])?(?P<square>[a-z][0-9]+)[=/]?\(?(?P<new>\+?[A-Za-z])\)?")
+_TRANSFORM = re.compile(r"(?P<piece>\+?[A-Z])?(?P<square>[a-z][0-9]{1,3})[=/]?\(?(?P<new>\+?[A-Za-z])\)?")
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,7 +190,7 @@ def _square(board: Board, text: str, name: str) -> int:
     f = ord(name[0]) - 97
     r = int(name[1:]) - 1
     if f >= geo.cols or not 0 <= r < geo.rows:
-        raise InvalidMoveError(f"{text!r}: square {name} is off the {geo.cols}x{geo.rows} board")
+        raise InvalidMoveError(f"{quoted(text)}: square {name} is off the {geo.cols}x{geo.rows} board")
     return r * geo.cols + f
 
 
@@ -199,7 +199,7 @@ def _letter(board: Board, text: str, letter: str) -> int:
     variant = board.variant
     up = letter.upper()
     if not variant.has_letter(up):
-        raise InvalidMoveError(f"{text!r}: {variant.title} has no piece {up!r}")
+        raise InvalidMoveError(f"{quoted(text)}: {variant.title} has no piece {up!r}")
     return variant.kind_of(up)
 
 
@@ -221,7 +221,7 @@ def parse_san_int(board: Board, text: str, legal: list[int]) -> int:
         if _CASTLE.fullmatch(body):
             return _castle(board, text, body.count("O") + body.count("0") + body.count("o") == 2, legal)
         expected = "expected SAN such as Rd4, Bxf6, Rc3=+R or +Re1:e5-e2, or UCI such as c3c3"
-        raise InvalidMoveError(f"not a move: {text!r} ({expected})")
+        raise InvalidMoveError(f"not a move: {quoted(text)} ({expected})")
     return _parse_move(board, text, match, legal)
 
 

@@ -2,25 +2,42 @@
 
 A document's `engine:` section describes the game for the program (board, pieces, rules); the rest
 of the front matter and the markdown body describe it for people. Every problem is reported as a
-VariantError naming the file, the key and what is wrong.
+VariantError naming the file, the line, the key and what is wrong. Checking goes on after a problem,
+so the error raised (the first problem) lists in `errors` every problem found: `hordes check` prints
+them all.
+
+Documents come from users, so reading is bounded: a document is at most MAX_DOCUMENT_BYTES, its front
+matter nests at most MAX_NESTING levels and holds at most MAX_VALUES values with its aliases expanded
+(a "billion laughs" document is refused, not expanded), and a chain of parents is at most
+MAX_ANCESTORS documents long.
 """
 
 from __future__ import annotations
 
 import copy
 import re
-from collections.abc import Callable, Mapping
+import reprlib
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
+from weakref import WeakKeyDictionary
 
 import yaml
 
 from hordes.core.betza import Component, parse_betza
 from hordes.core.geometry import geometry
 from hordes.core.rules import Campmate, PieceType, Promotion, Rules, Variant
-from hordes.errors import HordesError, UnknownVariantError, VariantError
+from hordes.errors import HordesError, UnknownVariantError, UnreadableFileError, VariantError, quoted
+from hordes.textfiles import read_text_file
 
 BUILTIN_DIR = Path(__file__).parent
+
+MAX_DOCUMENT_BYTES = 1_000_000  # a variant document is a page of text, not a data set
+MAX_NESTING = 50  # levels of mappings and lists in the front matter (a real document needs five)
+MAX_VALUES = 100_000  # values in the front matter with aliases expanded (the built-ins have ~300)
+MAX_ANCESTORS = 20  # parents, grandparents ...: khans -> orda -> chess is two
 
 TOP_KEYS = {
     "title", "slug", "aliases", "summary", "board", "players", "parent", "win", "special",
@@ -38,22 +55,183 @@ RULE_KEYS = {
 }  # fmt: skip
 _LETTER = re.compile(r"^\+?[A-Z]$")
 _FRONT = re.compile(r"\A---[ \t]*\r?\n(.*?)\r?\n---[ \t]*(?:\r?\n|\Z)(.*)\Z", re.S)
+_T = TypeVar("_T")
+_D = TypeVar("_D")
+
+# Values in messages: short, and bounded however large or self-referential the value is.
+_SHOW = reprlib.Repr()
+_SHOW.maxlevel = 3
+_SHOW.maxstring = 60
+_SHOW.maxother = 60
+
+
+def _show(value: Any) -> str:
+    return _SHOW.repr(value)
+
+
+def _key_name(key: Any) -> str:
+    """A YAML key as it appears in a key path (shortened: a key can be any length)."""
+    name = key if isinstance(key, str) else _show(key)
+    return name if len(name) <= 60 else name[:60] + "…"
+
+
+class _NestedTooDeeply(yaml.YAMLError):
+    def __init__(self, mark: yaml.Mark) -> None:
+        super().__init__(f"nested more than {MAX_NESTING} levels deep")
+        self.problem_mark = mark
+
+
+class _FrontMatterLoader(yaml.SafeLoader):
+    """PyYAML's safe loader with a bound on nesting: its composer recurses once per level, so a
+    document of 5000 `[` would otherwise end in a RecursionError."""
+
+    def __init__(self, stream: str) -> None:
+        super().__init__(stream)
+        self._depth = 0
+
+    def compose_node(self, parent: yaml.Node | None, index: int) -> yaml.Node | None:
+        self._depth += 1
+        try:
+            if self._depth > MAX_NESTING:
+                raise _NestedTooDeeply(self.peek_event().start_mark)  # type: ignore[no-untyped-call]
+            return super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
+
+
+@dataclass
+class _Lines:
+    """Where the keys of a document are: the line (in the file) of each key path such as
+    `engine.pieces.K.betza`, and which key paths its ancestors define (they come in by `parent:`)."""
+
+    own: dict[str, int] = field(default_factory=dict)
+    inherited: set[str] = field(default_factory=set)
+
+    def line_of(self, key: str) -> int:
+        """The line of the key or, if the document does not spell it, of its nearest enclosing key;
+        an inherited value points to the `parent:` line; 1 (the opening `---`) for the document."""
+        while key:
+            if key in self.own:
+                return self.own[key]
+            if key in self.inherited and "parent" in self.own:
+                return self.own["parent"]
+            key = key.rpartition(".")[0]
+        return 1
+
+
+def _node_children(node: yaml.Node) -> list[yaml.Node]:
+    if isinstance(node, yaml.MappingNode):
+        return [n for pair in node.value for n in pair]
+    if isinstance(node, yaml.SequenceNode):
+        return list(node.value)
+    return []
+
+
+def _expanded_size(root: yaml.Node) -> int:
+    """How many values the node stands for with every alias expanded (capped just above MAX_VALUES);
+    -1 if an alias refers to a node that contains it (an infinite value)."""
+    size: dict[int, int] = {}
+    open_nodes: set[int] = set()
+    stack: list[tuple[yaml.Node, bool]] = [(root, False)]
+    while stack:
+        node, finished = stack.pop()
+        key = id(node)
+        children = _node_children(node)
+        if finished:
+            open_nodes.discard(key)
+            size[key] = min(MAX_VALUES + 1, 1 + sum(size[id(c)] for c in children))
+            continue
+        if key in size:
+            continue
+        if key in open_nodes:
+            return -1
+        open_nodes.add(key)
+        stack.append((node, True))
+        stack.extend((c, False) for c in children if id(c) not in size)
+    return size[id(root)]
+
+
+def _key_lines(root: yaml.Node) -> dict[str, int]:
+    """The file line of every key path (front matter starts on line 2, after the `---`)."""
+    lines: dict[str, int] = {}
+    seen: set[int] = set()
+    stack: list[tuple[yaml.Node, str]] = [(root, "")]
+    while stack:
+        node, path = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        if isinstance(node, yaml.MappingNode):
+            for k, v in node.value:
+                if isinstance(k, yaml.ScalarNode):
+                    sub = f"{path}.{k.value}" if path else str(k.value)
+                    lines.setdefault(sub, k.start_mark.line + 2)
+                    stack.append((v, sub))
+        elif isinstance(node, yaml.SequenceNode):
+            stack.extend((v, path) for v in node.value)
+    return lines
+
+
+def _yaml_problem(exc: yaml.YAMLError) -> tuple[str, int]:
+    """One line saying what is wrong (never the offending text itself) and the file line (the
+    VariantError shows it)."""
+    mark = getattr(exc, "problem_mark", None)
+    problem = getattr(exc, "problem", None) or str(exc)
+    context = getattr(exc, "context", None)
+    text = f"{problem} ({context})" if context else str(problem)
+    text = " ".join(text.split())
+    if len(text) > 200:
+        text = text[:200] + "…"
+    if mark is None:
+        return text, 0
+    return f"{text} (column {mark.column + 1})", mark.line + 2
+
+
+def _front_matter(text: str, source: str) -> tuple[dict[str, Any], str, dict[str, int]]:
+    """(front matter mapping, markdown body, line of each key path)."""
+    if len(text) > MAX_DOCUMENT_BYTES:
+        raise VariantError(source, "", f"larger than the limit of {MAX_DOCUMENT_BYTES} characters")
+    m = _FRONT.match(text.lstrip("\ufeff"))
+    if not m:
+        raise VariantError(source, "", "no YAML front matter (the file must start with a '---' line)", 1)
+    front = m.group(1)
+    try:
+        loader = _FrontMatterLoader(front)
+    except yaml.reader.ReaderError as exc:  # the whole text is checked at once: a control character
+        line = front.count("\n", 0, exc.position) + 2
+        problem = f"front matter is not valid YAML: character #x{exc.character:04x} is not allowed"
+        raise VariantError(source, "", problem, line) from None
+    try:
+        node = loader.get_single_node()
+        lines: dict[str, int] = {}
+        if node is not None:
+            values = _expanded_size(node)
+            if values < 0:
+                raise VariantError(source, "", "front matter has an alias inside its own anchor", 2)
+            if values > MAX_VALUES:
+                problem = f"front matter holds more than {MAX_VALUES} values (aliases expanded)"
+                raise VariantError(source, "", problem, 2)
+            lines = _key_lines(node)
+        data = loader.construct_document(node) if node is not None else None
+    except HordesError:
+        raise
+    except yaml.YAMLError as exc:
+        problem, line = _yaml_problem(exc)
+        raise VariantError(source, "", f"front matter is not valid YAML: {problem}", line) from None
+    except ValueError as exc:  # a constructor's int() or date(): 5000 digits, 2024-13-45
+        problem = " ".join(str(exc).split())[:200]
+        raise VariantError(source, "", f"front matter has a value YAML cannot build: {problem}", 2) from None
+    finally:
+        loader.dispose()
+    if not isinstance(data, dict):
+        raise VariantError(source, "", "front matter must be a mapping of keys to values", 2)
+    return data, m.group(2), lines
 
 
 def split_front_matter(text: str, source: str) -> tuple[dict[str, Any], str]:
     """Return (front matter mapping, markdown body)."""
-    m = _FRONT.match(text.lstrip("\ufeff"))
-    if not m:
-        raise VariantError(source, "", "no YAML front matter (the file must start with a '---' line)")
-    try:
-        data = yaml.safe_load(m.group(1))
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f" at line {mark.line + 2}" if mark is not None else ""
-        raise VariantError(source, "", f"front matter is not valid YAML{where}: {exc}") from None
-    if not isinstance(data, dict):
-        raise VariantError(source, "", "front matter must be a mapping of keys to values")
-    return data, m.group(2)
+    data, body, _ = _front_matter(text, source)
+    return data, body
 
 
 def deep_merge(base: Mapping[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
@@ -75,21 +253,58 @@ def normalise_name(name: str) -> str:
 
 
 class _Checker:
-    """Type checks that name the key; used while building a Variant."""
+    """Type checks that name the key and its line; used while building a Variant.
 
-    def __init__(self, source: str) -> None:
+    A check either returns the value or raises the VariantError that `fail` makes; `attempt` and
+    `section` record such an error in `errors` and carry on, so one pass finds every problem.
+    """
+
+    def __init__(
+        self, source: str, lines: _Lines | None = None, errors: list[VariantError] | None = None
+    ) -> None:
         self.source = source
+        self.lines = lines or _Lines()
+        self.errors: list[VariantError] = [] if errors is None else errors
+        self.broken: set[str] = set()  # piece letters whose definition failed: no follow-up errors
+        self.rows_known = True
 
     def fail(self, key: str, problem: str) -> VariantError:
-        return VariantError(self.source, key, problem)
+        return VariantError(self.source, key, problem, self.lines.line_of(key))
 
-    def unknown(self, key: str, data: Mapping[str, Any], allowed: set[str]) -> None:
-        extra = sorted(set(data) - allowed)
-        if extra:
-            raise self.fail(
-                f"{key}.{extra[0]}" if key else extra[0],
-                f"unknown key (allowed: {', '.join(sorted(allowed))})",
-            )
+    def record(self, error: VariantError) -> None:
+        self.errors.append(error)
+
+    @contextmanager
+    def section(self) -> Iterator[None]:
+        """Check a part of the document; a problem in it is recorded and checking goes on after it."""
+        try:
+            yield
+        except VariantError as exc:
+            self.record(exc)
+
+    def attempt(self, default: _D, check: Callable[..., _T], *args: Any) -> _T | _D:
+        """`check(*args)`, or `default` after recording its problem."""
+        try:
+            return check(*args)
+        except VariantError as exc:
+            self.record(exc)
+            return default
+
+    def finish(self) -> None:
+        """Raise the first problem found, listing them all in its `errors`."""
+        if self.errors:
+            first = self.errors[0]
+            first.errors = list(self.errors)
+            raise first
+
+    def unknown(self, key: str, data: Mapping[Any, Any], allowed: set[str]) -> None:
+        """Record every key of `data` that is not allowed (YAML keys need not be strings)."""
+        problem = f"unknown key (allowed: {', '.join(sorted(allowed))})"
+        for extra in sorted((k for k in data if k not in allowed), key=_key_name):
+            name = _key_name(extra)
+            path = f"{key}.{name}" if key else name
+            line = self.lines.line_of(f"{key}.{extra}" if key else str(extra))
+            self.record(VariantError(self.source, path, problem, line))
 
     def mapping(self, key: str, value: Any) -> dict[str, Any]:
         if not isinstance(value, dict):
@@ -98,36 +313,38 @@ class _Checker:
 
     def integer(self, key: str, value: Any, low: int, high: int) -> int:
         if isinstance(value, bool) or not isinstance(value, int):
-            raise self.fail(key, f"must be a whole number, not {value!r}")
+            raise self.fail(key, f"must be a whole number, not {_show(value)}")
         if not low <= value <= high:
-            raise self.fail(key, f"{value} is out of range ({low}..{high})")
+            raise self.fail(key, f"{_show(value)} is out of range ({low}..{high})")
         return value
 
     def boolean(self, key: str, value: Any) -> bool:
         if not isinstance(value, bool):
-            raise self.fail(key, f"must be true or false, not {value!r}")
+            raise self.fail(key, f"must be true or false, not {_show(value)}")
         return value
 
     def choice(self, key: str, value: Any, options: tuple[str, ...]) -> str:
-        if value not in options:
-            raise self.fail(key, f"must be one of {', '.join(options)}, not {value!r}")
-        return str(value)
+        if not isinstance(value, str) or value not in options:
+            raise self.fail(key, f"must be one of {', '.join(options)}, not {_show(value)}")
+        return value
 
     def string(self, key: str, value: Any) -> str:
         if not isinstance(value, str) or not value.strip():
-            raise self.fail(key, f"must be a non-empty string, not {value!r}")
+            raise self.fail(key, f"must be a non-empty string, not {_show(value)}")
         return value
 
     def letters(self, key: str, value: Any, known: Mapping[str, Any]) -> tuple[str, ...]:
         if isinstance(value, str):
             value = [value]
         if not isinstance(value, list):
-            raise self.fail(key, f"must be a list of piece letters, not {value!r}")
+            raise self.fail(key, f"must be a list of piece letters, not {_show(value)}")
         out: list[str] = []
         for item in value:
-            letter = str(item)
+            letter = item if isinstance(item, str) else _show(item)
+            if letter in self.broken:
+                continue  # its own definition was reported
             if letter not in known:
-                raise self.fail(key, f"piece letter {letter!r} is not defined in engine.pieces")
+                raise self.fail(key, f"piece letter {quoted(letter, 20)} is not defined in engine.pieces")
             out.append(letter)
         return tuple(out)
 
@@ -135,68 +352,93 @@ class _Checker:
         if isinstance(value, int) and not isinstance(value, bool):
             value = [value]
         if not isinstance(value, list):
-            raise self.fail(key, f"must be a list of rank numbers, not {value!r}")
-        return tuple(self.integer(key, r, 1, rows) - 1 for r in value)
+            raise self.fail(key, f"must be a list of rank numbers, not {_show(value)}")
+        high = rows if self.rows_known else 26  # a bad topology was reported: no follow-up errors
+        return tuple(self.integer(key, r, 1, high) - 1 for r in value)
 
 
 def _betza(chk: _Checker, key: str, text: Any) -> tuple[Component, ...]:
     try:
         return tuple(parse_betza(chk.string(key, text)))
+    except VariantError:
+        raise
     except HordesError as exc:
         raise chk.fail(key, str(exc)) from None
 
 
-def _piece(chk: _Checker, letter: str, spec: Any) -> PieceType:
+def _piece(chk: _Checker, letter: str, spec: Any) -> PieceType | None:
+    """The piece, or None after recording its problems."""
     key = f"engine.pieces.{letter}"
     if not _LETTER.match(letter):
-        raise chk.fail(key, "a piece letter is one capital letter, optionally after '+' (e.g. N, +R)")
-    spec = chk.mapping(key, spec)
+        chk.record(chk.fail(key, "a piece letter is one capital letter, optionally after '+' (e.g. N, +R)"))
+        return None
+    spec = chk.attempt(None, chk.mapping, key, spec)
+    if spec is None:
+        return None
+    before = len(chk.errors)
     chk.unknown(key, spec, PIECE_KEYS)
-    immobile = chk.boolean(f"{key}.immobile", spec.get("immobile", False))
+    immobile = chk.attempt(False, chk.boolean, f"{key}.immobile", spec.get("immobile", False))
+    betza = ""
     if "betza" not in spec and not immobile:
-        raise chk.fail(f"{key}.betza", "missing: every piece that moves needs a Betza movement string")
-    betza = chk.string(f"{key}.betza", spec["betza"]) if "betza" in spec else ""
-    if betza and immobile:
-        raise chk.fail(f"{key}.betza", "an immobile piece does not move: leave out its Betza string")
-    components = _betza(chk, f"{key}.betza", betza) if betza else ()
+        chk.record(chk.fail(f"{key}.betza", "missing: every piece that moves needs a Betza movement string"))
+    elif "betza" in spec:
+        betza = chk.attempt("", chk.string, f"{key}.betza", spec["betza"])
+        if betza and immobile:
+            chk.record(
+                chk.fail(f"{key}.betza", "an immobile piece does not move: leave out its Betza string")
+            )
+    components = chk.attempt((), _betza, chk, f"{key}.betza", betza) if betza else ()
     pull_betza = spec.get("pull")
-    pull = _betza(chk, f"{key}.pull", pull_betza) if pull_betza is not None else ()
+    pull = chk.attempt((), _betza, chk, f"{key}.pull", pull_betza) if pull_betza is not None else ()
     restricts_betza = spec.get("restricts")
-    restricts = _betza(chk, f"{key}.restricts", restricts_betza) if restricts_betza is not None else ()
+    restricts = (
+        chk.attempt((), _betza, chk, f"{key}.restricts", restricts_betza)
+        if restricts_betza is not None
+        else ()
+    )
     for name, comps in (("pull", pull), ("restricts", restricts)):
         if any(c.max_steps != (0 if name == "pull" else 1) for c in comps):
             kind = "riders (lines, e.g. R or B)" if name == "pull" else "single steps (e.g. W or F)"
-            raise chk.fail(f"{key}.{name}", f"must be {kind}")
+            chk.record(chk.fail(f"{key}.{name}", f"must be {kind}"))
     value = spec.get("value", 0)
-    if isinstance(value, list):
-        if len(value) != 2:
-            raise chk.fail(f"{key}.value", "give one number or [middlegame, endgame]")
-        mg = chk.integer(f"{key}.value", value[0], -100000, 100000)
-        eg = chk.integer(f"{key}.value", value[1], -100000, 100000)
-    else:
-        mg = eg = chk.integer(f"{key}.value", value, -100000, 100000)
+    mg = eg = 0
+    with chk.section():
+        if isinstance(value, list):
+            if len(value) != 2:
+                raise chk.fail(f"{key}.value", "give one number or [middlegame, endgame]")
+            mg = chk.integer(f"{key}.value", value[0], -100000, 100000)
+            eg = chk.integer(f"{key}.value", value[1], -100000, 100000)
+        else:
+            mg = eg = chk.integer(f"{key}.value", value, -100000, 100000)
     transforms_to = spec.get("transforms_to")
     if transforms_to is not None:
-        transforms_to = chk.string(f"{key}.transforms_to", transforms_to)
+        transforms_to = chk.attempt(None, chk.string, f"{key}.transforms_to", transforms_to)
+    name = chk.attempt(letter, chk.string, f"{key}.name", spec.get("name", letter))
+    royal = chk.attempt(False, chk.boolean, f"{key}.royal", spec.get("royal", False))
+    pawn = chk.attempt(False, chk.boolean, f"{key}.pawn", spec.get("pawn", False))
+    changes_owner = chk.attempt(
+        False, chk.boolean, f"{key}.changes_owner_on_capture", spec.get("changes_owner_on_capture", False)
+    )
+    restrictable = chk.attempt(False, chk.boolean, f"{key}.restrictable", spec.get("restrictable", False))
+    if len(chk.errors) > before:
+        return None
     return PieceType(
         letter=letter,
-        name=chk.string(f"{key}.name", spec.get("name", letter)),
+        name=name,
         betza=betza,
         components=components,
-        royal=chk.boolean(f"{key}.royal", spec.get("royal", False)),
-        pawn=chk.boolean(f"{key}.pawn", spec.get("pawn", False)),
+        royal=royal,
+        pawn=pawn,
         value_mg=mg,
         value_eg=eg,
-        changes_owner_on_capture=chk.boolean(
-            f"{key}.changes_owner_on_capture", spec.get("changes_owner_on_capture", False)
-        ),
+        changes_owner_on_capture=changes_owner,
         transforms_to=transforms_to,
         pull_betza=pull_betza,
         pull_components=pull,
         immobile=immobile,
         restricts_betza=restricts_betza,
         restrict_components=restricts,
-        restrictable=chk.boolean(f"{key}.restrictable", spec.get("restrictable", False)),
+        restrictable=restrictable,
     )
 
 
@@ -206,82 +448,124 @@ def _per_side(chk: _Checker, key: str, value: Any, parse: Callable[[str, Any], A
     return parse(f"{key}.white", data.get("white", [])), parse(f"{key}.black", data.get("black", []))
 
 
+def _promotion(
+    chk: _Checker, prom: Any, pieces: Mapping[str, PieceType], rows: int
+) -> tuple[Promotion, Promotion]:
+    prom = chk.mapping("engine.rules.promotion", prom)
+    chk.unknown("engine.rules.promotion", prom, {"white", "black"})
+    sides = []
+    for side in ("white", "black"):
+        key = f"engine.rules.promotion.{side}"
+        if side not in prom:
+            sides.append(Promotion())
+            continue
+        with chk.section():
+            p = chk.mapping(key, prom[side])
+            chk.unknown(key, p, {"pieces", "ranks", "choices"})
+            promoting = chk.attempt((), chk.letters, f"{key}.pieces", p.get("pieces", []), pieces)
+            ranks = chk.attempt((), chk.ranks, f"{key}.ranks", p.get("ranks", []), rows)
+            choices = chk.letters(f"{key}.choices", p.get("choices", []), pieces)
+            if promoting and not choices:
+                raise chk.fail(f"{key}.choices", "pieces promote but no choice is given")
+            for letter in choices:
+                if pieces[letter].royal:
+                    raise chk.fail(f"{key}.choices", f"cannot promote to the royal piece {letter}")
+            sides.append(Promotion(pieces=promoting, ranks=ranks, choices=choices))
+            continue
+        sides.append(Promotion())
+    return sides[0], sides[1]
+
+
 def _rules(chk: _Checker, spec: Any, pieces: Mapping[str, PieceType], rows: int) -> Rules:
     data = chk.mapping("engine.rules", spec)
     chk.unknown("engine.rules", data, RULE_KEYS)
     kw: dict[str, Any] = {}
-    if "castling" in data:
-        kw["castling"] = chk.boolean("engine.rules.castling", data["castling"])
-    if "en_passant" in data:
-        kw["en_passant"] = chk.boolean("engine.rules.en_passant", data["en_passant"])
-    if "insufficient_material" in data:
-        kw["insufficient_material"] = chk.boolean(
-            "engine.rules.insufficient_material", data["insufficient_material"]
-        )
+    for name in ("castling", "en_passant", "insufficient_material"):
+        if name in data:
+            with chk.section():
+                kw[name] = chk.boolean(f"engine.rules.{name}", data[name])
     if "double_step" in data:
-        kw["double_step_ranks"] = _per_side(
-            chk, "engine.rules.double_step", data["double_step"], lambda k, v: chk.ranks(k, v, rows)
-        )
-    if "promotion" in data:
-        prom = chk.mapping("engine.rules.promotion", data["promotion"])
-        chk.unknown("engine.rules.promotion", prom, {"white", "black"})
-        sides = []
-        for side in ("white", "black"):
-            key = f"engine.rules.promotion.{side}"
-            if side not in prom:
-                sides.append(Promotion())
-                continue
-            p = chk.mapping(key, prom[side])
-            chk.unknown(key, p, {"pieces", "ranks", "choices"})
-            sides.append(
-                Promotion(
-                    pieces=chk.letters(f"{key}.pieces", p.get("pieces", []), pieces),
-                    ranks=chk.ranks(f"{key}.ranks", p.get("ranks", []), rows),
-                    choices=chk.letters(f"{key}.choices", p.get("choices", []), pieces),
-                )
+        with chk.section():
+            kw["double_step_ranks"] = _per_side(
+                chk, "engine.rules.double_step", data["double_step"], lambda k, v: chk.ranks(k, v, rows)
             )
-            if sides[-1].pieces and not sides[-1].choices:
-                raise chk.fail(f"{key}.choices", "pieces promote but no choice is given")
-            for letter in sides[-1].choices:
-                if pieces[letter].royal:
-                    raise chk.fail(f"{key}.choices", f"cannot promote to the royal piece {letter}")
-        kw["promotion"] = (sides[0], sides[1])
+    if "promotion" in data:
+        with chk.section():
+            kw["promotion"] = _promotion(chk, data["promotion"], pieces, rows)
     if data.get("campmate") is not None:
         key = "engine.rules.campmate"
-        cm = chk.mapping(key, data["campmate"])
-        chk.unknown(key, cm, {"pieces", "white", "black"})
-        letters = chk.letters(f"{key}.pieces", cm.get("pieces", []), pieces)
-        if not letters:
-            raise chk.fail(f"{key}.pieces", "name the piece(s) that win by reaching the ranks")
-        kw["campmate"] = Campmate(
-            letters,
-            (
-                chk.ranks(f"{key}.white", cm.get("white", []), rows),
-                chk.ranks(f"{key}.black", cm.get("black", []), rows),
-            ),
-        )
+        with chk.section():
+            cm = chk.mapping(key, data["campmate"])
+            chk.unknown(key, cm, {"pieces", "white", "black"})
+            letters = chk.letters(f"{key}.pieces", cm.get("pieces", []), pieces)
+            if not letters and not chk.broken:
+                raise chk.fail(f"{key}.pieces", "name the piece(s) that win by reaching the ranks")
+            white = chk.attempt((), chk.ranks, f"{key}.white", cm.get("white", []), rows)
+            black = chk.ranks(f"{key}.black", cm.get("black", []), rows)
+            kw["campmate"] = Campmate(letters, (white, black))
     if "stalemate" in data:
-        kw["stalemate"] = chk.choice("engine.rules.stalemate", data["stalemate"], ("draw", "loss", "win"))
+        with chk.section():
+            kw["stalemate"] = chk.choice("engine.rules.stalemate", data["stalemate"], ("draw", "loss", "win"))
     if "no_legal_moves" in data:
-        kw["no_legal_moves"] = chk.choice(
-            "engine.rules.no_legal_moves", data["no_legal_moves"], ("stalemate", "loss")
-        )
+        with chk.section():
+            kw["no_legal_moves"] = chk.choice(
+                "engine.rules.no_legal_moves", data["no_legal_moves"], ("stalemate", "loss")
+            )
     if "repetition" in data:
         key = "engine.rules.repetition"
-        rep = chk.mapping(key, data["repetition"])
-        chk.unknown(key, rep, {"count", "result"})
-        kw["repetition_count"] = chk.integer(f"{key}.count", rep.get("count", 3), 2, 100)
-        kw["repetition_result"] = chk.choice(f"{key}.result", rep.get("result", "draw"), ("draw", "loss"))
+        with chk.section():
+            rep = chk.mapping(key, data["repetition"])
+            chk.unknown(key, rep, {"count", "result"})
+            kw["repetition_count"] = chk.attempt(3, chk.integer, f"{key}.count", rep.get("count", 3), 2, 100)
+            kw["repetition_result"] = chk.choice(f"{key}.result", rep.get("result", "draw"), ("draw", "loss"))
     if data.get("n_move_rule") is not None:
         key = "engine.rules.n_move_rule"
-        nm = chk.mapping(key, data["n_move_rule"])
-        chk.unknown(key, nm, {"moves", "reset_by"})
-        kw["n_move_rule"] = chk.integer(f"{key}.moves", nm.get("moves", 50), 0, 10000)
-        if "reset_by" in nm:
-            kw["n_move_reset"] = _per_side(
-                chk, f"{key}.reset_by", nm["reset_by"], lambda k, v: chk.letters(k, v, pieces)
-            )
+        with chk.section():
+            nm = chk.mapping(key, data["n_move_rule"])
+            chk.unknown(key, nm, {"moves", "reset_by"})
+            kw["n_move_rule"] = chk.attempt(50, chk.integer, f"{key}.moves", nm.get("moves", 50), 0, 10000)
+            if "reset_by" in nm:
+                kw["n_move_reset"] = _per_side(
+                    chk, f"{key}.reset_by", nm["reset_by"], lambda k, v: chk.letters(k, v, pieces)
+                )
     return Rules(**kw)
+
+
+def _is_file(path: Path) -> bool:
+    try:
+        return path.is_file()
+    except OSError:  # e.g. a name longer than the file system allows
+        return False
+
+
+def _resolved(path: Path) -> str:
+    try:
+        return str(path.resolve())
+    except (OSError, RuntimeError):  # RuntimeError: a symlink loop (Python 3.11)
+        return str(path.absolute())
+
+
+@dataclass
+class _Document:
+    """One document of an inheritance chain, read but not yet merged."""
+
+    data: dict[str, Any]
+    body: str
+    source: str
+    lines: dict[str, int]
+    base: Path | None
+
+
+def _merge_engine(engine: dict[str, Any], doc: _Document) -> dict[str, Any]:
+    """The inherited engine section with this document's on top."""
+    part = doc.data.get("engine")
+    if part is None:
+        return engine
+    if not isinstance(part, dict):
+        raise _Checker(doc.source, _Lines(doc.lines)).fail(
+            "engine", f"must be a mapping, not {type(part).__name__}"
+        )
+    return deep_merge(engine, part)
 
 
 class Registry:
@@ -322,97 +606,183 @@ class Registry:
     def find(self, name: str) -> Path:
         path = Path(name)
         if name.endswith(".md") or path.suffix == ".md":
-            if not path.is_file():
-                raise UnknownVariantError(f"no variant document at {name!r}")
+            try:
+                found = path.is_file()
+            except OSError as exc:  # a name too long for the file system, say
+                raise UnknownVariantError(f"no variant document at {quoted(name)} ({exc.strerror})") from None
+            if not found:
+                raise UnknownVariantError(f"no variant document at {quoted(name)}")
             return path
-        found = self._index().get(normalise_name(name))
-        if found is None:
+        found_path = self._index().get(normalise_name(name))
+        if found_path is None:
             known = ", ".join(sorted({p.stem for p in self._index().values()}))
-            raise UnknownVariantError(f"unknown variant {name!r} (known: {known})")
-        return found
+            raise UnknownVariantError(f"unknown variant {quoted(name)} (known: {known})")
+        return found_path
 
     def load(self, name: str) -> Variant:
         path = self.find(name)
-        key = str(path.resolve())
+        key = _resolved(path)
         if key not in self._cache:
-            self._cache[key] = self.parse(path.read_text(encoding="utf-8"), str(path), path.parent)
+            text = read_text_file(path, max_bytes=MAX_DOCUMENT_BYTES)
+            self._cache[key] = self.parse(text, str(path), path.parent)
         return self._cache[key]
+
+    def _chain(self, first: _Document, seen: tuple[str, ...] = ()) -> list[_Document]:
+        """The document and its ancestors, nearest first. An ancestor with unknown top-level keys
+        raises its own VariantError; the walk is a loop, bounded by MAX_ANCESTORS."""
+        chain = [first]
+        visited = {*seen, _resolved(Path(first.source))}
+        while True:
+            doc = chain[-1]
+            chk = _Checker(doc.source, _Lines(doc.lines))
+            if len(chain) > 1:
+                chk.unknown("", doc.data, TOP_KEYS)
+                chk.finish()
+            parent = doc.data.get("parent")
+            if parent is None or parent == "":
+                return chain
+            parent = chk.string("parent", parent)
+            if len(chain) > MAX_ANCESTORS:
+                problem = (
+                    f"more than {MAX_ANCESTORS} generations of parents (the limit), at {quoted(doc.source)}"
+                )
+                raise _Checker(first.source, _Lines(first.lines)).fail("parent", problem)
+            candidate = (doc.base / parent) if doc.base is not None else None
+            try:
+                ppath = candidate if candidate is not None and _is_file(candidate) else self.find(parent)
+            except UnknownVariantError as exc:
+                raise chk.fail("parent", str(exc)) from None
+            resolved = _resolved(ppath)
+            if resolved in visited or resolved == doc.source:
+                raise chk.fail("parent", f"inheritance cycle through {quoted(str(ppath))}")
+            visited.add(resolved)
+            try:
+                ptext = read_text_file(ppath, max_bytes=MAX_DOCUMENT_BYTES)
+            except UnreadableFileError as exc:
+                raise chk.fail("parent", str(exc)) from None
+            pdata, pbody, plines = _front_matter(ptext, str(ppath))
+            chain.append(_Document(pdata, pbody, str(ppath), plines, ppath.parent))
+
+    def _resolve(
+        self, text: str, source: str, base: Path | None, seen: tuple[str, ...] = ()
+    ) -> tuple[dict[str, Any], str, _Lines, list[VariantError]]:
+        """Front matter merged with all its ancestors' (the engine part only is inherited), where its
+        keys are, and the problems found so far (unknown top-level keys of the document itself)."""
+        data, body, lines = _front_matter(text, source)
+        chk = _Checker(source, _Lines(lines))
+        chk.unknown("", data, TOP_KEYS)
+        try:
+            chain = self._chain(_Document(data, body, source, lines, base), seen)
+            engine: dict[str, Any] = {}
+            for doc in reversed(chain[1:]):
+                engine = _merge_engine(engine, doc)
+        except VariantError as exc:  # no parent to build on: what was found is all there is
+            chk.errors.extend(exc.errors)
+            chk.finish()
+            raise
+        if len(chain) == 1:
+            return data, body, chk.lines, chk.errors
+        if data.get("engine") is not None:
+            with chk.section():
+                engine = _merge_engine(engine, chain[0])
+        for doc in chain[1:]:
+            chk.lines.inherited.update(doc.lines)
+        out = dict(data)
+        out["engine"] = engine
+        return out, body, chk.lines, chk.errors
 
     def resolve_data(
         self, text: str, source: str, base: Path | None, seen: tuple[str, ...] = ()
     ) -> tuple[dict[str, Any], str]:
         """Front matter merged with all its ancestors' (engine part only is inherited)."""
-        data, body = split_front_matter(text, source)
-        chk = _Checker(source)
-        chk.unknown("", data, TOP_KEYS)
-        parent = data.get("parent")
-        if parent is None or parent == "":
-            return data, body
-        parent = chk.string("parent", parent)
-        candidate = (base / parent) if base is not None else None
-        try:
-            ppath = candidate if candidate is not None and candidate.is_file() else self.find(parent)
-        except UnknownVariantError as exc:
-            raise chk.fail("parent", str(exc)) from None
-        if str(ppath.resolve()) in seen or str(ppath.resolve()) == source:
-            raise chk.fail("parent", f"inheritance cycle through {ppath}")
-        pdata, _ = self.resolve_data(
-            ppath.read_text(encoding="utf-8"), str(ppath), ppath.parent, (*seen, str(Path(source).resolve()))
-        )
-        merged_engine = deep_merge(pdata.get("engine") or {}, data.get("engine") or {})
-        out = dict(data)
-        out["engine"] = merged_engine
-        return out, body
+        data, body, _, errors = self._resolve(text, source, base, seen)
+        if errors:
+            _Checker(source, errors=errors).finish()
+        return data, body
 
     def parse(self, text: str, source: str = "<string>", base: Path | None = None) -> Variant:
-        data, body = self.resolve_data(text, source, base)
-        return build_variant(data, body, source)
+        data, body, lines, errors = self._resolve(text, source, base)
+        return build_variant(data, body, source, lines, errors)
 
 
-def build_variant(data: Mapping[str, Any], body: str, source: str) -> Variant:
-    chk = _Checker(source)
-    chk.unknown("", data, TOP_KEYS)
-    slug = chk.string("slug", data.get("slug"))
-    title = chk.string("title", data.get("title", slug))
+def build_variant(
+    data: Mapping[str, Any],
+    body: str,
+    source: str,
+    lines: _Lines | None = None,
+    errors: list[VariantError] | None = None,
+) -> Variant:
+    """Check the merged front matter and build the Variant; the VariantError raised is the first
+    problem and lists every problem found in its `errors` (`errors` passes in those found already)."""
+    chk = _Checker(source, lines, errors)
+    if errors is None:
+        chk.unknown("", data, TOP_KEYS)
+    slug = chk.attempt("", chk.string, "slug", data.get("slug"))
+    title = chk.attempt(slug, chk.string, "title", data.get("title", slug))
     aliases = data.get("aliases", [])
     if not isinstance(aliases, list) or not all(isinstance(a, str) for a in aliases):
-        raise chk.fail("aliases", "must be a list of names")
-    engine = chk.mapping("engine", data.get("engine"))
+        chk.record(chk.fail("aliases", "must be a list of names"))
+        aliases = []
+    engine = chk.attempt(None, chk.mapping, "engine", data.get("engine"))
+    if engine is None:
+        chk.finish()
+        raise AssertionError("unreachable: finish() raised")
     chk.unknown("engine", engine, ENGINE_KEYS)
-    topo = chk.mapping("engine.topology", engine.get("topology", {"type": "grid", "rows": 8, "cols": 8}))
-    chk.unknown("engine.topology", topo, TOPOLOGY_KEYS)
-    if topo.get("type", "grid") != "grid":
-        raise chk.fail("engine.topology.type", f"only 'grid' is supported, not {topo.get('type')!r}")
-    rows = chk.integer("engine.topology.rows", topo.get("rows", 8), 1, 26)
-    cols = chk.integer("engine.topology.cols", topo.get("cols", 8), 1, 26)
+    rows = cols = 8
+    before_topology = len(chk.errors)
+    with chk.section():
+        topo = chk.mapping("engine.topology", engine.get("topology", {"type": "grid", "rows": 8, "cols": 8}))
+        chk.unknown("engine.topology", topo, TOPOLOGY_KEYS)
+        if topo.get("type", "grid") != "grid":
+            raise chk.fail("engine.topology.type", f"only 'grid' is supported, not {_show(topo.get('type'))}")
+        rows = chk.integer("engine.topology.rows", topo.get("rows", 8), 1, 26)
+        cols = chk.integer("engine.topology.cols", topo.get("cols", 8), 1, 26)
+    chk.rows_known = len(chk.errors) == before_topology
     players = engine.get("players", ["white", "black"])
     if players != ["white", "black"]:
-        raise chk.fail("engine.players", f"only [white, black] is supported, not {players!r}")
-    raw_pieces = chk.mapping("engine.pieces", engine.get("pieces"))
-    pieces = {str(letter): _piece(chk, str(letter), spec) for letter, spec in raw_pieces.items()}
-    if not any(p.royal for p in pieces.values()):
-        raise chk.fail("engine.pieces", "no piece is royal: mark the king with 'royal: true'")
+        chk.record(chk.fail("engine.players", f"only [white, black] is supported, not {_show(players)}"))
+    pieces: dict[str, PieceType] = {}
+    raw_pieces = chk.attempt({}, chk.mapping, "engine.pieces", engine.get("pieces"))
+    for raw_letter, spec in raw_pieces.items():
+        letter = _key_name(raw_letter)
+        piece = _piece(chk, letter, spec)
+        if piece is None:
+            chk.broken.add(letter)
+        else:
+            pieces[letter] = piece
+    if raw_pieces and not chk.broken and not any(p.royal for p in pieces.values()):
+        chk.record(chk.fail("engine.pieces", "no piece is royal: mark the king with 'royal: true'"))
     for p in pieces.values():
-        if p.transforms_to is not None and p.transforms_to not in pieces:
-            raise chk.fail(
-                f"engine.pieces.{p.letter}.transforms_to", f"piece letter {p.transforms_to!r} is not defined"
+        if p.transforms_to is None or p.transforms_to in chk.broken:
+            continue
+        if p.transforms_to not in pieces:
+            chk.record(
+                chk.fail(
+                    f"engine.pieces.{p.letter}.transforms_to",
+                    f"piece letter {quoted(p.transforms_to, 20)} is not defined",
+                )
             )
-        if p.transforms_to is not None and pieces[p.transforms_to].royal != p.royal:
-            raise chk.fail(
-                f"engine.pieces.{p.letter}.transforms_to", "a royal piece may only turn into a royal piece"
+        elif pieces[p.transforms_to].royal != p.royal:
+            chk.record(
+                chk.fail(
+                    f"engine.pieces.{p.letter}.transforms_to",
+                    "a royal piece may only turn into a royal piece",
+                )
             )
-    rules = _rules(chk, engine.get("rules", {}), pieces, rows)
+    rules = chk.attempt(Rules(), _rules, chk, engine.get("rules", {}), pieces, rows)
     if rules.campmate is not None:
         for letter in rules.campmate.pieces:
             if not pieces[letter].royal:
-                raise chk.fail(
-                    "engine.rules.campmate.pieces", f"{letter} is not royal; only royal pieces camp"
+                chk.record(
+                    chk.fail("engine.rules.campmate.pieces", f"{letter} is not royal; only royal pieces camp")
                 )
-    if rules.en_passant and not any(p.pawn for p in pieces.values()):
-        raise chk.fail("engine.rules.en_passant", "en passant is on but no piece has 'pawn: true'")
-    setup = chk.string("engine.setup", engine.get("setup"))
+    if rules.en_passant and not any(p.pawn for p in pieces.values()) and not chk.broken:
+        chk.record(chk.fail("engine.rules.en_passant", "en passant is on but no piece has 'pawn: true'"))
+    setup = chk.attempt("", chk.string, "engine.setup", engine.get("setup"))
     if len(setup.split()) == 1:
         setup += " w - - 0 1"
+    evaluation = chk.attempt({}, chk.mapping, "engine.evaluation", engine.get("evaluation", {}))
+    chk.finish()  # the FEN check below needs a finished variant
     meta = {k: v for k, v in data.items() if k not in {"engine", "slug", "title", "aliases", "summary"}}
     variant = Variant(
         slug=slug,
@@ -426,7 +796,7 @@ def build_variant(data: Mapping[str, Any], body: str, source: str) -> Variant:
         body=body,
         source=source,
         meta=meta,
-        evaluation=chk.mapping("engine.evaluation", engine.get("evaluation", {})),
+        evaluation=evaluation,
     )
     from hordes.core.fen import parse_fen  # the FEN parser needs the finished variant
 
@@ -434,4 +804,15 @@ def build_variant(data: Mapping[str, Any], body: str, source: str) -> Variant:
         parse_fen(variant, setup)
     except HordesError as exc:
         raise chk.fail("engine.setup", str(exc)) from None
+    _LINES[variant] = chk.lines
     return variant
+
+
+_LINES: WeakKeyDictionary[Variant, _Lines] = WeakKeyDictionary()
+
+
+def line_of(variant: Variant, key: str) -> int:
+    """The line of a key path in the document a variant was built from (0 if not known), for problems
+    found after loading, such as in `engine.evaluation` by the engine."""
+    lines = _LINES.get(variant)
+    return lines.line_of(key) if lines is not None else 0

@@ -18,11 +18,21 @@ from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Re
 
 from hordes import HordesError, Variant, builtin_variants, load_variant
 from hordes.web.api import create_game, set_seat_cookie
-from hordes.web.common import MAX_BODY, SEAT_COOKIE, read_body
+from hordes.web.common import (
+    MAX_BODY,
+    SEAT_COOKIE,
+    check_game_id,
+    check_token,
+    game_id_param,
+    read_body,
+    variant_name,
+)
 from hordes.web.games import GameError, NotFound
 from hordes.web.openapi import openapi_schema
 from hordes.web.pieces import piece_css
 from hordes.web.positions import variant_info
+
+MAX_FORM_FIELDS = 20  # the lobby form has 5
 
 
 def render(request: Request, name: str, status: int = 200, **context: Any) -> HTMLResponse:
@@ -33,7 +43,7 @@ def render(request: Request, name: str, status: int = 200, **context: Any) -> HT
 
 def _variant_or_404(slug: str) -> Variant:
     try:
-        return load_variant(slug)
+        return load_variant(variant_name(slug, NotFound))
     except HordesError:
         raise NotFound(f"no variant {slug!r}") from None
 
@@ -69,8 +79,13 @@ async def lobby(request: Request) -> Response:
 async def lobby_create(request: Request) -> Response:
     """The lobby form: create the game, give this browser its seat cookie, open the game page."""
     raw = await read_body(request, MAX_BODY)
-    fields = {k: v[0] for k, v in parse_qs(raw.decode("utf-8", "replace"), max_num_fields=20).items()}
+    fields: dict[str, str] = {}
     try:
+        try:
+            query = parse_qs(raw.decode("utf-8", "replace"), max_num_fields=MAX_FORM_FIELDS)
+        except ValueError:  # more fields than max_num_fields
+            raise GameError(f"the form has more than {MAX_FORM_FIELDS} fields") from None
+        fields = {k: v[0] for k, v in query.items()}
         created, color = await create_game(request, fields)
     except GameError as exc:
         recent = await run_in_threadpool(request.app.state.games.recent, 12)
@@ -89,9 +104,10 @@ async def lobby_create(request: Request) -> Response:
 
 
 async def game_page(request: Request) -> Response:
-    game_id = request.path_params["game_id"]
+    game_id = game_id_param(request)
     token = request.query_params.get("token")
     if token:
+        check_token(token, "the 'token' in the link")
         # A link with a token: keep it in this browser's cookie and show a clean address, so the
         # token does not stay in the address bar, the history or a Referer.
         response: Response = RedirectResponse(f"/game/{game_id}", status_code=303)
@@ -118,6 +134,7 @@ async def analysis_page(request: Request) -> Response:
     start: dict[str, Any] = {"variant": slug, "fen": q.get("fen") or None, "moves": []}
     game_id = q.get("game")
     if game_id:
+        check_game_id(game_id)
         state = await run_in_threadpool(request.app.state.games.state, game_id, None)
         slug = state["variant"]["slug"]
         start = {

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import re
 from typing import Any
 
 from starlette.concurrency import run_in_threadpool
@@ -20,14 +21,17 @@ from hordes.notation.san import san
 from hordes.web.common import (
     COOKIE_MAX_AGE,
     SEAT_COOKIE,
+    game_id_param,
+    int_field,
     json_body,
     parse_json_object,
     read_body,
     seat_token,
     site_url,
     string_field,
+    variant_field,
 )
-from hordes.web.games import Created, GameError, IllegalMove
+from hordes.web.games import MAX_LEVEL, MIN_LEVEL, Created, GameError, IllegalMove
 from hordes.web.live import Live
 from hordes.web.positions import position_view, variant_info
 from hordes.web.ratelimit import client_of, rate_limit
@@ -36,6 +40,12 @@ from hordes.web.variants import playable, web_variant
 MAX_LINE = 1000  # moves in a stateless position request
 MAX_EVAL_LINE = 300  # positions evaluated for one graph
 PGN_BODY = 64 * 1024  # a PGN import may be longer than other requests
+MAX_LIST = 200  # games in one listing
+MAX_HEADERS = 32  # tags of a PGN export
+MAX_HEADER_VALUE = 1000  # characters of one tag's value
+TAG_NAME = re.compile(r"[A-Za-z0-9_]{1,64}")  # what the PGN writer can write
+DERIVED_TAGS = ("Variant", "FEN", "SetUp")  # written from the line itself, never from the client
+RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 MAX_GRAPH_SECONDS = 30.0  # engine seconds (summed over positions) for one evaluation graph
 GAME_GRAPH_MOVETIME = 0.1  # engine seconds per position of a finished game's graph
 
@@ -48,7 +58,7 @@ def live(request: Request) -> Live:
 # ----- creating games --------------------------------------------------------------------------------
 def create_spec(body: dict[str, Any]) -> tuple[dict[str, Any], str]:
     """Lobby choices -> the service's create() arguments and the creator's colour."""
-    variant = string_field(body, "variant", "chess") or "chess"
+    variant = variant_field(body)
     fen = string_field(body, "fen", None, limit=1000) or None
     color = string_field(body, "color", "white") or "white"
     opponent = string_field(body, "opponent", "engine") or "engine"
@@ -58,13 +68,16 @@ def create_spec(body: dict[str, Any]) -> tuple[dict[str, Any], str]:
         raise GameError("'color' must be white, black or random", code="bad_request")
     if opponent not in ("engine", "friend"):
         raise GameError("'opponent' must be engine or friend", code="bad_request")
-    level: Any = body.get("level", 1)
-    if isinstance(level, str) and level.isdigit():
-        level = int(level)
+    level = int_field(body.get("level", 1), "level", MIN_LEVEL, MAX_LEVEL, code="bad_level")
     other = "engine" if opponent == "engine" else "human"
     kinds = {"white": "human", "black": other} if color == "white" else {"white": other, "black": "human"}
-    level = level if opponent == "engine" else None
-    return {"variant": variant, "fen": fen, "level": level, "creator": color, **kinds}, color
+    return {
+        "variant": variant,
+        "fen": fen,
+        "level": level if opponent == "engine" else None,
+        "creator": color,
+        **kinds,
+    }, color
 
 
 async def create_game(request: Request, body: dict[str, Any]) -> tuple[Created, str]:
@@ -123,19 +136,18 @@ async def api_join(request: Request) -> Response:
 
 # ----- one game --------------------------------------------------------------------------------------
 async def api_list_games(request: Request) -> Response:
-    limit = request.query_params.get("limit", "50")
-    n = int(limit) if limit.isdigit() else 50
+    n = int_field(request.query_params.get("limit", "50"), "limit", 1, MAX_LIST)
     return JSONResponse({"games": await run_in_threadpool(lambda: request.app.state.games.recent(n))})
 
 
 async def api_get_game(request: Request) -> Response:
-    game_id = request.path_params["game_id"]
+    game_id = game_id_param(request)
     token = seat_token(request, game_id)
     return JSONResponse(await run_in_threadpool(lambda: request.app.state.games.state(game_id, token)))
 
 
 async def api_move(request: Request) -> Response:
-    game_id = request.path_params["game_id"]
+    game_id = game_id_param(request)
     body = await json_body(request)
     if "uci" not in body:
         raise GameError("the body needs 'uci', the move in UCI notation (e.g. \"e2e4\")", code="bad_move")
@@ -146,21 +158,21 @@ async def api_move(request: Request) -> Response:
 
 
 async def api_resign(request: Request) -> Response:
-    game_id = request.path_params["game_id"]
+    game_id = game_id_param(request)
     raw = await read_body(request)
     body = parse_json_object(raw) if raw.strip() else {}
     return JSONResponse(await live(request).resign(game_id, seat_token(request, game_id, body)))
 
 
 async def api_draw(request: Request) -> Response:
-    game_id = request.path_params["game_id"]
+    game_id = game_id_param(request)
     body = await json_body(request)
     event = await live(request).draw(game_id, seat_token(request, game_id, body), body.get("action"))
     return JSONResponse(event)
 
 
 async def api_pgn(request: Request) -> Response:
-    game_id = request.path_params["game_id"]
+    game_id = game_id_param(request)
     text = await run_in_threadpool(request.app.state.games.pgn, game_id, site_url(request))
     headers = {}
     if request.query_params.get("download"):
@@ -170,7 +182,7 @@ async def api_pgn(request: Request) -> Response:
 
 async def api_evaluations(request: Request) -> Response:
     """The engine's evaluation of every position of a finished game, computed once and then stored."""
-    game_id = request.path_params["game_id"]
+    game_id = game_id_param(request)
     games = request.app.state.games
     variant, start_fen, moves = await run_in_threadpool(lambda: games.positions(game_id))
     async with live(request).lock(game_id):
@@ -212,7 +224,7 @@ async def evaluate_positions(
 def _line(body: dict[str, Any], limit: int = MAX_LINE) -> tuple[Board, list[dict[str, str]], str]:
     """The board of a {variant, fen, moves} request with its moves played, the moves (uci, san, fen
     after) and the start FEN."""
-    variant = web_variant(body.get("variant", "chess"))
+    variant = web_variant(variant_field(body))
     fen = string_field(body, "fen", None, limit=1000)
     try:
         board = Board(variant, fen) if fen else Board(variant)
@@ -229,7 +241,7 @@ def _line(body: dict[str, Any], limit: int = MAX_LINE) -> tuple[Board, list[dict
         try:
             move = board.parse_uci(text)
         except ValueError as exc:
-            raise IllegalMove(f"move {i + 1} ({text}): {exc}") from None
+            raise IllegalMove(f"move {i + 1} ({text[:20]!r}): {exc}") from None
         text_san = san(board, move)
         board.push(move)
         sans.append({"uci": board.uci(move), "san": text_san, "fen": board.fen()})
@@ -314,12 +326,38 @@ async def api_pgn_export(request: Request) -> Response:
 
     def work() -> str:
         board, _sans, _start = _line(body)
-        headers = body.get("headers") or {}
-        if not isinstance(headers, dict) or not all(isinstance(v, str) for v in headers.values()):
-            raise GameError("'headers' must be an object of strings", code="bad_request")
-        return write_game(Game.from_board(board, {"Event": "Analysis", **headers}))
+        return write_game(Game.from_board(board, {"Event": "Analysis", **_export_headers(body)}))
 
     return JSONResponse({"pgn": await run_in_threadpool(work)})
+
+
+def _export_headers(body: dict[str, Any]) -> dict[str, str]:
+    """The PGN tags a client asks for, each a name the writer can write and a one-line value."""
+    headers = body.get("headers")
+    if headers is None:
+        return {}
+    if not isinstance(headers, dict) or not all(isinstance(v, str) for v in headers.values()):
+        raise GameError("'headers' must be an object of strings", code="bad_request")
+    if len(headers) > MAX_HEADERS:
+        raise GameError(f"'headers' may have at most {MAX_HEADERS} tags", code="bad_header")
+    for name, value in headers.items():
+        if not TAG_NAME.fullmatch(name):
+            raise GameError(
+                f"'headers': {name[:40]!r} is not a PGN tag name (1 to 64 letters, digits and '_')",
+                code="bad_header",
+            )
+        if name in DERIVED_TAGS:
+            raise GameError(
+                f"'headers': the {name} tag is written from 'variant' and 'fen', not sent", code="bad_header"
+            )
+        if len(value) > MAX_HEADER_VALUE or any(ord(c) < 32 for c in value):
+            raise GameError(
+                f"'headers': the {name} tag must be one line of at most {MAX_HEADER_VALUE} characters",
+                code="bad_header",
+            )
+        if name == "Result" and value not in RESULTS:
+            raise GameError(f"'headers': Result must be one of {', '.join(RESULTS)}", code="bad_header")
+    return headers
 
 
 async def api_variants(request: Request) -> Response:

@@ -35,7 +35,7 @@ from typing import Any
 from starlette.concurrency import run_in_threadpool
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
-from hordes.web.common import MAX_BODY, parse_json_object, seat_token
+from hordes.web.common import MAX_BODY, check_token, game_id_param, parse_json_object, seat_token
 from hordes.web.engine_pool import EnginePool
 from hordes.web.games import GameError, GameService, Joined, NotFound
 from hordes.web.origins import same_origin
@@ -177,17 +177,21 @@ class Live:
 
     # ----- one websocket ------------------------------------------------------------------------------
     async def serve(self, ws: WebSocket) -> None:
-        game_id = str(ws.path_params["game_id"])
         if not _same_origin(ws):
             await ws.close(code=4403, reason="cross-origin websocket refused")
             return
         await ws.accept()
-        token = seat_token(ws, game_id)
         try:
+            game_id = game_id_param(ws)
+            token = seat_token(ws, game_id)
             state = await run_in_threadpool(self.service.state, game_id, token)
         except NotFound as exc:
             await ws.send_json({"type": "error", **exc.as_dict()})
             await ws.close(code=4404, reason="no such game")
+            return
+        except GameError as exc:  # a malformed token in the address
+            await ws.send_json({"type": "error", **exc.as_dict()})
+            await ws.close(code=1008, reason=exc.code)
             return
         self.sockets.setdefault(game_id, set()).add(ws)
         try:
@@ -197,16 +201,15 @@ class Live:
             if state.get("engine_to_move"):
                 self.schedule_engine(game_id)
             while True:
-                raw = await ws.receive_text()
-                if len(raw) > MAX_BODY:
-                    await ws.send_json(
-                        {
-                            "type": "error",
-                            "error": "too_large",
-                            "message": f"messages are limited to {MAX_BODY} bytes",
-                        }
-                    )
-                    await ws.close(code=1009)
+                frame = await ws.receive()
+                if frame["type"] == "websocket.disconnect":
+                    return
+                raw = frame.get("text")
+                if raw is None:  # a binary frame: the protocol is JSON text
+                    await _refuse(ws, 1003, "bad_message", "binary frames are not accepted; send JSON text")
+                    return
+                if len(raw) > MAX_BODY:  # `hordes serve` refuses these in the protocol layer already
+                    await _refuse(ws, 1009, "too_large", f"messages are limited to {MAX_BODY} bytes")
                     return
                 await self._message(ws, game_id, token, raw)
         except WebSocketDisconnect:
@@ -220,7 +223,7 @@ class Live:
             msg = parse_json_object(raw, "the message")
             ref = msg.get("ref")
             if isinstance(msg.get("token"), str):
-                token = msg["token"]
+                token = check_token(msg["token"], "the 'token' field")
             kind = msg.get("type")
             if kind == "move":
                 event = await self.move(game_id, token, msg.get("uci"), msg.get("ply"))
@@ -243,6 +246,13 @@ class Live:
                 )
         except GameError as exc:
             await _send(ws, {"type": "error", "ref": ref, **exc.as_dict()})
+
+
+async def _refuse(ws: WebSocket, code: int, error: str, message: str) -> None:
+    """Say why, then close with `code` (1003 unsupported data, 1009 too big)."""
+    await _send(ws, {"type": "error", "error": error, "message": message})
+    with contextlib.suppress(Exception):  # the client may be gone already
+        await ws.close(code=code, reason=error)
 
 
 async def _send(ws: WebSocket, data: dict[str, Any]) -> None:

@@ -318,7 +318,9 @@ def _paths() -> dict[str, Any]:
         "/api/analysis/line": {
             "post": {
                 "summary": "Evaluation of every position of a line (at most 300 moves)",
-                "requestBody": _body(_LINE),
+                "requestBody": _body(
+                    {**_LINE, "properties": {**_LINE["properties"], "movetime": {"type": "number"}}}
+                ),
                 "responses": {"200": _ok("Evaluations", {"type": "object"}), **_ENGINE},
             }
         },
@@ -336,7 +338,20 @@ def _paths() -> dict[str, Any]:
         "/api/pgn/export": {
             "post": {
                 "summary": "Write a line as PGN",
-                "requestBody": _body(_LINE),
+                "requestBody": _body(
+                    {
+                        **_LINE,
+                        "properties": {
+                            **_LINE["properties"],
+                            "headers": {
+                                "type": "object",
+                                "additionalProperties": {"type": "string"},
+                                "description": "PGN tags: names of letters, digits and _, one-line values "
+                                "(FEN, SetUp and Variant come from the line)",
+                            },
+                        },
+                    }
+                ),
                 "responses": {"200": _ok("PGN text in {pgn}", {"type": "object"})},
             }
         },

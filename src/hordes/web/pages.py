@@ -18,13 +18,15 @@ from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Re
 
 from hordes import Variant
 from hordes.web.api import create_game, invite_url, seat_url, set_seat_cookie
-from hordes.web.common import MAX_BODY, SEAT_COOKIE, read_body
+from hordes.web.common import MAX_BODY, SEAT_COOKIE, check_game_id, game_id_param, read_body
 from hordes.web.games import GameError, NotFound
 from hordes.web.openapi import openapi_schema
 from hordes.web.pieces import piece_css, piece_svg
 from hordes.web.positions import variant_info
 from hordes.web.qr import qr_svg
 from hordes.web.variants import UnknownVariant, playable, stored_variant, web_variant
+
+MAX_FORM_FIELDS = 20  # the lobby form has 5
 
 
 def render(request: Request, name: str, status: int = 200, **context: Any) -> HTMLResponse:
@@ -71,8 +73,13 @@ async def lobby(request: Request) -> Response:
 async def lobby_create(request: Request) -> Response:
     """The lobby form: create the game, give this browser its seat cookie, open the game page."""
     raw = await read_body(request, MAX_BODY)
-    fields = {k: v[0] for k, v in parse_qs(raw.decode("utf-8", "replace"), max_num_fields=20).items()}
+    fields: dict[str, str] = {}
     try:
+        try:
+            query = parse_qs(raw.decode("utf-8", "replace"), max_num_fields=MAX_FORM_FIELDS)
+        except ValueError:  # more fields than max_num_fields
+            raise GameError(f"the form has more than {MAX_FORM_FIELDS} fields") from None
+        fields = {k: v[0] for k, v in query.items()}
         created, color = await create_game(request, fields)
     except GameError as exc:
         recent = await run_in_threadpool(request.app.state.games.recent, 12)
@@ -100,7 +107,7 @@ LINK_NOTICES = {
 
 
 async def game_page(request: Request) -> Response:
-    game_id = request.path_params["game_id"]
+    game_id = game_id_param(request)
     games = request.app.state.games
     token = request.query_params.get("token")
     notice = None
@@ -153,6 +160,7 @@ async def analysis_page(request: Request) -> Response:
     start: dict[str, Any] = {"variant": slug, "fen": q.get("fen") or None, "moves": []}
     game_id = q.get("game")
     if game_id:
+        check_game_id(game_id)
         state = await run_in_threadpool(request.app.state.games.state, game_id, None)
         slug = state["variant"]["slug"]
         start = {

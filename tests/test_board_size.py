@@ -18,7 +18,9 @@ import pytest
 
 from hordes import Board
 from hordes.cli import main as cli_main
+from hordes.core import movegen
 from hordes.core.betza import Component, Vector, parse_betza
+from hordes.core.compiled import compiled
 from hordes.core.geometry import Geometry
 from hordes.core.tables import rider_table, slider_table
 from hordes.engine.client import HORDES_COMMAND, UciClient
@@ -51,12 +53,17 @@ RIDERS = {
 }
 
 
-def every_rider_document(n: int) -> str:
+# Without the riders whose steps are multiples of others' (D of W, A of F ...): each line between two
+# squares is then one path, and the fast pin and check generator runs (compiled.simple).
+ONE_PATH_RIDERS = {k: v for k, v in RIDERS.items() if k not in "DAHG"}
+
+
+def every_rider_document(n: int, riders: dict[str, str] = RIDERS) -> str:
     """An n×n game: each side's back rank holds every rider and the king, a rank of pawns before it."""
-    letters = "".join(RIDERS)
+    letters = "".join(riders)
     back = (letters * n)[: n // 2 - 1] + "K" + (letters * n)[n // 2 - 1 : n - 1]
     ranks = [back.lower(), "p" * n, *[str(n)] * (n - 4), "P" * n, back]
-    pieces = "\n".join(f"    {k}: {{betza: {v}, value: 500}}" for k, v in RIDERS.items())
+    pieces = "\n".join(f"    {k}: {{betza: {v}, value: 500}}" for k, v in riders.items())
     return f"""---
 title: Riders {n}x{n}
 slug: riders{n}
@@ -234,7 +241,9 @@ def _free_square(
             return sq
 
 
-def _random_position(geo: Geometry, rng: random.Random) -> tuple[dict[int, tuple[str, int]], int]:
+def _random_position(
+    geo: Geometry, rng: random.Random, riders: dict[str, str]
+) -> tuple[dict[int, tuple[str, int]], int]:
     """Kings, a few pawns (off the double-step and promotion ranks) and riders, crowded into one
     corner of the board now and then so that lines are short and blocked as well as long and open."""
     while True:
@@ -244,25 +253,40 @@ def _random_position(geo: Geometry, rng: random.Random) -> tuple[dict[int, tuple
             cells[_free_square(geo, rng, cells, span, range(geo.rows))] = ("K", color)
             for _ in range(2):
                 cells[_free_square(geo, rng, cells, span, range(2, geo.rows - 2))] = ("P", color)
-            for letter in rng.sample(sorted(RIDERS), 6):
+            for letter in rng.sample(sorted(riders), 6):
                 cells[_free_square(geo, rng, cells, span, range(geo.rows))] = (letter, color)
         us = rng.randrange(2)
         if not _attacked(geo, cells, _king(cells, us ^ 1), us):
             return cells, us
 
 
-def test_p10_every_rider_26x26_moves_match_a_ray_walk() -> None:
-    variant = parse_variant(every_rider_document(26))
+@pytest.mark.parametrize("riders", [RIDERS, ONE_PATH_RIDERS], ids=["every rider", "one path"])
+def test_p10_every_rider_26x26_moves_match_a_ray_walk(riders: dict[str, str]) -> None:
+    variant = parse_variant(every_rider_document(26, riders))
+    assert compiled(variant).simple == (riders is ONE_PATH_RIDERS)
     geo = variant.geometry
     rng = random.Random(1310)
     checks = 0
-    for _ in range(12):
-        cells, us = _random_position(geo, rng)
+    for _ in range(20):
+        cells, us = _random_position(geo, rng, riders)
         board = Board(variant, _fen(geo, cells, us))
         expected = reference_moves(geo, cells, us)
         assert {m.uci() for m in board.legal_moves} == expected, board.fen()
         checks += board.is_check()
         assert board.is_check() == _attacked(geo, cells, _king(cells, us), us ^ 1)
+        # The generators and tests the search uses, against the full list.
+        legal = movegen.generate_legal(board)
+        noisy = {m for m in legal if movegen.is_noisy(board, m)}
+        assert set(movegen.generate_legal_captures(board)) == noisy
+        if not board.is_check():
+            assert set(movegen.captures_not_in_check(board)) == noisy
+            assert movegen.has_move_not_in_check(board) == bool(legal)
+        gives = movegen.gives_check_fn(board)
+        for m in legal:
+            board.push_int(m)
+            checked = board.is_check()
+            board.pop_int()
+            assert gives(m) == checked, board.int_to_move(m).uci()
     assert checks  # the positions include checks (and with them blocks and pins)
 
 

@@ -2,13 +2,16 @@
 
 .venv/bin/python benchmarks/board_size.py              # 18×18, 20×20 and 26×26 (docs/benchmarks.md)
 .venv/bin/python benchmarks/board_size.py --sizes 12 26
+.venv/bin/python benchmarks/board_size.py --one-path   # without D, A, H, G riders (see below)
 
 For each size a document is written to a temporary directory and loaded in a fresh process (so
 tables cached by an earlier size do not hide the cost of the next). "build" is loading the document
 and compiling its move generator (what `hordes check` and a UCI `setoption` pay before the first
 move); "evaluator" adds the engine's evaluation tables. Peak memory is tracemalloc's, measured in a
 second run (tracemalloc slows Python down, so the times come from the first). Then a depth-1 search
-and the legal moves of the start position, for a sense of the speed of play.
+and the legal moves of the start position, for a sense of the speed of play. With every rider, W and
+D (and F and A ...) riders share lines, so moves are made and tested (compiled.lines_unique);
+`--one-path` leaves those riders out, and the fast pin and check generator runs.
 """
 
 from __future__ import annotations
@@ -51,14 +54,17 @@ RIDERS = {
 WIDTHS = (-8, 9, 13, 9, 7, 12, 11)  # columns of the table; negative: left-aligned
 
 
-def every_rider_document(rows: int, cols: int) -> str:
-    letters = "".join(RIDERS)
+ONE_PATH_RIDERS = {k: v for k, v in RIDERS.items() if k not in "DAHG"}
+
+
+def every_rider_document(rows: int, cols: int, riders: dict[str, str] = RIDERS) -> str:
+    letters = "".join(riders)
     half = cols // 2
     row_w = (letters * cols)[: half - 1] + "K" + (letters * cols)[half - 1 : cols - 1]
     pawns = "P" * cols
     blank = str(cols)
     ranks = [row_w.lower(), pawns.lower(), *[blank] * (rows - 4), pawns, row_w]
-    pieces = "\n".join(f"    {k}: {{betza: {v}, value: 500}}" for k, v in RIDERS.items())
+    pieces = "\n".join(f"    {k}: {{betza: {v}, value: 500}}" for k, v in riders.items())
     return f"""---
 title: Riders {cols}x{rows}
 slug: riders{cols}x{rows}
@@ -123,6 +129,7 @@ def _row(cells: list[str]) -> str:
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--sizes", type=int, nargs="+", default=[18, 20, 26], help="board sides")
+    parser.add_argument("--one-path", action="store_true", help="leave out the D, A, H and G riders")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
@@ -134,7 +141,8 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         for n in args.sizes:
             path = Path(tmp) / f"riders{n}.md"
-            path.write_text(every_rider_document(n, n), encoding="utf-8")
+            riders = ONE_PATH_RIDERS if args.one_path else RIDERS
+            path.write_text(every_rider_document(n, n, riders), encoding="utf-8")
             row: dict[str, float] = {}
             for kind in ("time", "peak"):
                 done = subprocess.run(

@@ -14,7 +14,15 @@ from hordes.core.betza import Component, Vector
 from hordes.core.fastgen import PieceMoves, build_piece_moves
 from hordes.core.geometry import Geometry
 from hordes.core.rules import Variant
-from hordes.core.tables import Leap, Pattern, Rider, between_table, build_pattern, leap_table
+from hordes.core.tables import (
+    AnyRider,
+    Leap,
+    Pattern,
+    TableBudget,
+    between_table,
+    build_pattern,
+    leap_table,
+)
 
 
 def ray_squares(geo: Geometry, sq: int, d: Vector) -> list[int]:
@@ -59,7 +67,7 @@ class Compiled:
     cols: int
     gens: list[list[KindGen]]  # [color][kind]
     leap_groups: list[list[tuple[Leap, tuple[int, ...]]]]  # [attacker color]
-    rider_groups: list[list[tuple[Rider, tuple[int, ...]]]]  # [attacker color]
+    rider_groups: list[list[tuple[AnyRider, tuple[int, ...]]]]  # [attacker color]
     between: dict[int, int]
     royal_kinds: tuple[int, ...]
     royal_kind: int  # the one royal kind, or -1 when there are none or several
@@ -78,7 +86,10 @@ class Compiled:
     z_turn: int
     z_castle: list[int]  # [square]
     z_ep: list[int]  # [file]
-    simple: bool  # no special mechanism: the fast pin/check legal generator applies
+    simple: bool  # no special mechanism, lines_unique: the fast pin/check legal generator applies
+    # No rider direction is a multiple of another (as W and D, or F and A are), so the squares
+    # between two aligned squares are one path, whichever rider stands on the far one.
+    lines_unique: bool
     rook_kind: int
     # Mechanisms (Hordes of Change and any document that switches them on):
     transform_code: list[int]  # [code] -> code after transforming in place, or -1
@@ -106,16 +117,17 @@ def compile_variant(variant: Variant) -> Compiled:
     rules = variant.rules
     gens: list[list[KindGen]] = [[], []]
     leap_groups: list[list[tuple[Leap, tuple[int, ...]]]] = [[], []]
-    rider_groups: list[list[tuple[Rider, tuple[int, ...]]]] = [[], []]
+    rider_groups: list[list[tuple[AnyRider, tuple[int, ...]]]] = [[], []]
     rider_dirs: set[Vector] = set()
+    budget = TableBudget()  # one for all the patterns, so the variant's tables stay bounded
     promo_kinds = tuple(frozenset(variant.kind_of(x) for x in rules.promotion[c].pieces) for c in (0, 1))
     for color in (0, 1):
         leap_map: dict[int, tuple[Leap, list[int]]] = {}
-        rider_map: dict[int, tuple[Rider, list[int]]] = {}
+        rider_map: dict[int, tuple[AnyRider, list[int]]] = {}
         for kind, piece in enumerate(variant.pieces):
             comps = _oriented(piece.mobile_components, color)
-            quiet = build_pattern(geo, [c for c in comps if c.move])
-            capture = build_pattern(geo, [c for c in comps if c.capture])
+            quiet = build_pattern(geo, [c for c in comps if c.move], budget)
+            capture = build_pattern(geo, [c for c in comps if c.capture], budget)
             same = all(c.move and c.capture for c in comps)
             gens[color].append(
                 KindGen(
@@ -126,14 +138,14 @@ def compile_variant(variant: Variant) -> Compiled:
                     piece.pawn,
                     piece.royal,
                     kind in promo_kinds[color],
-                    [(quiet if same else capture).attacks(sq, 0) for sq in range(geo.size)],
+                    (quiet if same else capture).empty_board(geo.size),
                 )
             )
             # Where must a piece of this kind stand to capture on a square? The reversed capture vectors.
-            reverse = build_pattern(geo, [c.reversed() for c in comps if c.capture])
+            reverse = build_pattern(geo, [c.reversed() for c in comps if c.capture], budget)
             if reverse.leap is not None:
                 leap_map.setdefault(id(reverse.leap), (reverse.leap, []))[1].append(kind)
-            for rider in reverse.riders:
+            for rider in reverse.all_riders:
                 rider_map.setdefault(id(rider), (rider, []))[1].append(kind)
                 rider_dirs.update(rider.directions)
         leap_groups[color] = [(t, tuple(k)) for t, k in leap_map.values()]
@@ -149,10 +161,13 @@ def compile_variant(variant: Variant) -> Compiled:
     for color in (0, 1):
         letters = rules.n_move_reset[color]
         resets.append(frozenset(variant.kind_of(x) for x in letters) if letters else frozenset(pawn_kinds))
-    simple = not any(
+    mechanisms = any(
         p.changes_owner_on_capture or p.transforms_to or p.pull_components or p.restricts
         for p in variant.pieces
     )
+    longest = max(geo.rows, geo.cols)
+    lines_unique = not any((k * dx, k * dy) in rider_dirs for dx, dy in rider_dirs for k in range(2, longest))
+    simple = not mechanisms and lines_unique
     transform_code = [-1] * ncodes
     for kind, piece in enumerate(variant.pieces):
         if piece.transforms_to is not None:
@@ -174,7 +189,7 @@ def compile_variant(variant: Variant) -> Compiled:
     for color in (0, 1):
         for rider, _ in rider_groups[color]:
             for sq in range(geo.size):
-                rider_reach[color][sq] |= rider.attacks[sq][0]
+                rider_reach[color][sq] |= rider.empty[sq]
     comp = Compiled(
         variant=variant,
         size=geo.size,
@@ -217,6 +232,7 @@ def compile_variant(variant: Variant) -> Compiled:
         z_castle=[rng.getrandbits(64) for _ in range(geo.size)],
         z_ep=[rng.getrandbits(64) for _ in range(geo.cols)],
         simple=simple,
+        lines_unique=lines_unique,
         rook_kind=variant.kind_of("R") if variant.has_letter("R") else -1,
         transform_code=transform_code,
         owner_change=[p.changes_owner_on_capture for p in variant.pieces],
@@ -266,7 +282,7 @@ def _kinds_expr(group: tuple[int, ...]) -> str:
 
 
 def _attack_test(
-    leaps: list[tuple[Leap, tuple[int, ...]]], riders: list[tuple[Rider, tuple[int, ...]]]
+    leaps: list[tuple[Leap, tuple[int, ...]]], riders: list[tuple[AnyRider, tuple[int, ...]]]
 ) -> AttackTest:
     env: dict[str, object] = {}
     body = []
@@ -274,16 +290,14 @@ def _attack_test(
         env[f"L{i}"] = leap
         body.append(f"    if L{i}[sq] & {_kinds_expr(group)} & theirs: return True")
     for i, (rider, group) in enumerate(riders):
-        env[f"A{i}"] = rider.attacks
-        env[f"M{i}"] = rider.masks
         body.append(f"    pcs = {_kinds_expr(group)} & theirs")
-        body.append(f"    if pcs and A{i}[sq][occupied & M{i}[sq]] & pcs: return True")
+        body.append(f"    if pcs and {rider.expr(f'R{i}', env)} & pcs: return True")
     body.append("    return False")
     return _compile("attacked", "kinds, theirs, sq, occupied", body, env)  # type: ignore[return-value]
 
 
 def _attack_set(
-    leaps: list[tuple[Leap, tuple[int, ...]]], riders: list[tuple[Rider, tuple[int, ...]]]
+    leaps: list[tuple[Leap, tuple[int, ...]]], riders: list[tuple[AnyRider, tuple[int, ...]]]
 ) -> AttackSet:
     env: dict[str, object] = {}
     terms = ["0"]
@@ -291,18 +305,16 @@ def _attack_set(
         env[f"L{i}"] = leap
         terms.append(f"L{i}[sq] & {_kinds_expr(group)}")
     for i, (rider, group) in enumerate(riders):
-        env[f"A{i}"] = rider.attacks
-        env[f"M{i}"] = rider.masks
-        terms.append(f"A{i}[sq][occupied & M{i}[sq]] & {_kinds_expr(group)}")
+        terms.append(f"{rider.expr(f'R{i}', env)} & {_kinds_expr(group)}")
     body = ["    return (" + " | ".join(f"({t})" for t in terms) + ") & theirs"]
     return _compile("attackers", "kinds, theirs, sq, occupied", body, env)  # type: ignore[return-value]
 
 
-def _sniper_set(riders: list[tuple[Rider, tuple[int, ...]]]) -> SniperSet:
+def _sniper_set(riders: list[tuple[AnyRider, tuple[int, ...]]]) -> SniperSet:
     env: dict[str, object] = {}
     terms = ["0"]
     for i, (rider, group) in enumerate(riders):
-        env[f"E{i}"] = [table[0] for table in rider.attacks]  # attacks from each square, empty board
+        env[f"E{i}"] = rider.empty  # attacks from each square, empty board
         terms.append(f"E{i}[sq] & {_kinds_expr(group)}")
     body = ["    return (" + " | ".join(f"({t})" for t in terms) + ") & theirs"]
     return _compile("snipers", "kinds, theirs, sq", body, env)  # type: ignore[return-value]

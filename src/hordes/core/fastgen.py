@@ -14,8 +14,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from hordes.core.tables import Pattern
-
 if TYPE_CHECKING:
     from hordes.core.compiled import Compiled, KindGen
 
@@ -110,18 +108,6 @@ def _setwise_pawns(
     return lines
 
 
-def _pattern_expr(p: Pattern, name: str, env: dict[str, object]) -> str:
-    terms = []
-    if p.leap is not None:
-        env[f"{name}L"] = p.leap
-        terms.append(f"{name}L[sq]")
-    for j, r in enumerate(p.riders):
-        env[f"{name}A{j}"] = r.attacks
-        env[f"{name}M{j}"] = r.masks
-        terms.append(f"{name}A{j}[sq][occupied & {name}M{j}[sq]]")
-    return "(" + " | ".join(terms) + ")" if terms else "0"
-
-
 def build_piece_moves(comp: Compiled, us: int, noisy: bool, unpinned: bool = False) -> PieceMoves:
     """The non-royal moves of side `us` (with `noisy`, only what quiescence plays). With `unpinned`
     (noisy only), the function ignores target_mask, pinned and pin_masks: it is for a side not in
@@ -140,8 +126,8 @@ def build_piece_moves(comp: Compiled, us: int, noisy: bool, unpinned: bool = Fal
         zone = comp.promo_zone[us] if g.promotes else 0
         camp = comp.camp_zone[us] if k in comp.camp_kinds else 0
         env[f"CH{k}"] = comp.promo_choices[us]
-        quiet = _pattern_expr(g.quiet, f"Q{k}", env)
-        capture = _pattern_expr(g.capture, f"C{k}", env)
+        quiet = g.quiet.expr(f"Q{k}", env)
+        capture = g.capture.expr(f"C{k}", env)
         double = g.pawn and comp.double_step[us] and (not noisy or camp)
         body.append(f"    bb = kinds[{k}] & own")
         body.append("    if bb:")
@@ -153,7 +139,7 @@ def build_piece_moves(comp: Compiled, us: int, noisy: bool, unpinned: bool = Fal
         else:
             body.append("        wanted = target_mask")
         setwise = (
-            g.pawn and not g.same and not g.quiet.riders and not g.capture.riders
+            g.pawn and not g.same and not g.quiet.rides and not g.capture.rides
             and g.quiet.leap is not None and g.capture.leap is not None
         )  # fmt: skip
         if setwise:

@@ -675,8 +675,12 @@ def _generate_by_testing(board: Board, noisy: bool = False, any_move: bool = Fal
     while royals:
         low = royals & -royals
         royals ^= low
-        for blocker in pins(board, low.bit_length() - 1, us, occupied):
-            lines |= blocker
+        if comp.lines_unique:
+            for blocker in pins(board, low.bit_length() - 1, us, occupied):
+                lines |= blocker
+        else:  # a sniper's path is not known from the squares alone: every piece on one may be pinned
+            sq = low.bit_length() - 1
+            lines |= lines_to(comp, sq, comp.snipers[us ^ 1](board.kind_bb, enemy, sq)) & own
     our_royals = royal_squares(board, us)
     restrictable = 0
     for kind, flag in enumerate(comp.restrictable):

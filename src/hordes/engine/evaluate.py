@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 from weakref import WeakKeyDictionary
 
@@ -212,7 +213,8 @@ class Evaluator:
                 sign = 1 if color == 0 else -1
                 gen = comp.gens[color][kind]
                 mobility = [
-                    (gen.quiet.attacks(sq, 0) | gen.capture.attacks(sq, 0)).bit_count() for sq in range(size)
+                    (q | c).bit_count()
+                    for q, c in zip(gen.quiet.empty_board(size), gen.capture.empty_board(size), strict=True)
                 ]
                 mean = sum(mobility) / size
                 row = []
@@ -286,7 +288,7 @@ class Evaluator:
         for color in (0, 1):
             for k in comp.royal_kinds:
                 gen = comp.gens[color][k]
-                if gen.quiet.riders or gen.capture.riders:
+                if gen.quiet.rides or gen.capture.rides:
                     self.royal_reach[k * 2 + color] = None
                 elif gen.same:
                     self.royal_same[k * 2 + color] = [gen.quiet.attacks(sq, 0) for sq in range(size)]
@@ -318,13 +320,6 @@ class Evaluator:
             for sq in range(size)
         ]
         self.far = max(cols, rows) - 1
-        self.steps = [
-            [
-                max(abs(geo.file_of(a) - geo.file_of(b)), abs(geo.rank_of(a) - geo.rank_of(b)))
-                for b in range(size)
-            ]
-            for a in range(size)
-        ]
         # Restriction and pull need a restricting or pulling piece on the board: one test skips both.
         self.use_magnets = self.use_restriction or self.use_pull
         self.magnet_kinds = sorted({k for k, _, _ in comp.restrictors} | set(self.pull_kinds))
@@ -620,6 +615,18 @@ class Evaluator:
                                     n += sign
                                 break
         return n
+
+    @cached_property
+    def steps(self) -> list[list[int]]:
+        """[a][b] king steps between two squares; built when mop-up first asks (size² entries: a
+        moment on 8×8, most of a second on 26×26, where most games never need it)."""
+        geo = self.variant.geometry
+        files = [geo.file_of(sq) for sq in range(geo.size)]
+        ranks = [geo.rank_of(sq) for sq in range(geo.size)]
+        return [
+            [max(abs(fa - fb), abs(ra - rb)) for fb, rb in zip(files, ranks, strict=True)]
+            for fa, ra in zip(files, ranks, strict=True)
+        ]
 
     def mop_up_parts(self, board: Board) -> tuple[int, int]:
         """The ungated mop-up steps (White-positive) if White were the side ahead, and if Black were:

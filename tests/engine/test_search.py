@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import gc
+import importlib
 import threading
-import time
+from collections.abc import Callable
 
 import pytest
 
 from hordes import Board, Move, parse_variant
 from hordes.core import movegen
-from hordes.engine.limits import MATE, MATE_BOUND, Limits
+from hordes.engine.limits import MATE, MATE_BOUND, Info, Limits
 from hordes.engine.search import Searcher, best_move, search
 from tests.engine.conftest import VARIANTS, random_positions
+
+search_module = importlib.import_module("hordes.engine.search")  # the module: `search` is also a function
 
 POSITIONS_PER_VARIANT = 300
 
@@ -118,15 +121,55 @@ def test_node_limit_and_stop_signal() -> None:
     board = Board("orda")
     info = list(search(board, Limits(nodes=2000)))[-1]
     assert info.nodes <= 2000 + 200 and info.best_move is not None
+    # An infinite search ends once its stop event is set (here by the caller, after depth 2).
     stop = threading.Event()
-    threading.Timer(0.3, stop.set).start()
-    start = time.perf_counter()
-    info = list(search(board, Limits(infinite=True, stop=stop)))[-1]
-    assert time.perf_counter() - start < 2.0
-    assert info.best_move in set(board.legal_moves)
-    start = time.perf_counter()
-    info = list(search(board, Limits(stop=lambda: time.perf_counter() - start > 0.2)))[-1]
-    assert time.perf_counter() - start < 1.5
+
+    def stopped_after_depth_2() -> list[Info]:
+        infos = []
+        for info in search(board, Limits(infinite=True, stop=stop)):
+            infos.append(info)
+            if info.depth == 2:
+                stop.set()
+        return infos
+
+    infos = _bounded(stopped_after_depth_2)
+    assert infos[-1].depth == 2 and infos[-1].best_move in set(board.legal_moves)
+    # A stop callable is asked every few nodes, inside an iteration too: the search ends at the
+    # first True (judged by what it does, not by a clock).
+    asked = 0
+
+    def stop_at_the_fiftieth_question() -> bool:
+        nonlocal asked
+        asked += 1
+        return asked >= 50
+
+    infos = _bounded(lambda: list(search(board, Limits(stop=stop_at_the_fiftieth_question))))
+    assert 50 <= asked <= 51  # once more at most: after the aborted iteration
+    assert infos[-1].best_move in set(board.legal_moves)
+
+
+def _bounded(work: Callable[[], list[Info]]) -> list[Info]:
+    """work() in a thread, so that a search which ignores its stop fails the test instead of hanging
+    it (the deadline is a safety net, far beyond what the search needs)."""
+    out: list[list[Info]] = []
+    thread = threading.Thread(target=lambda: out.append(work()), daemon=True)
+    thread.start()
+    thread.join(timeout=120)
+    assert out, "the search did not stop"
+    return out[0]
+
+
+class _StepClock:
+    """A stand-in for the search module's `time`: each reading of perf_counter advances it `step`
+    seconds, so time limits are tested by what the search does, not by the machine's load."""
+
+    def __init__(self, step: float) -> None:
+        self.now = 1000.0
+        self.step = step
+
+    def perf_counter(self) -> float:
+        self.now += self.step
+        return self.now
 
 
 def test_garbage_collector_is_paused_only_inside_an_iteration() -> None:
@@ -167,14 +210,20 @@ def test_garbage_collector_is_paused_only_inside_an_iteration() -> None:
         gc.enable()
 
 
-def test_movetime_and_clock_are_respected() -> None:
+def test_movetime_and_clock_are_respected(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The search reads its clock at the start, every few nodes and after each depth; here every
+    reading takes 10 ms, so the limits are checked exactly whatever the machine's load."""
     board = Board("chess")
-    start = time.perf_counter()
-    list(search(board, Limits(movetime=0.3)))
-    assert time.perf_counter() - start < 0.3 + 0.25
-    start = time.perf_counter()
-    list(search(board, Limits(wtime=1.0, btime=1.0, winc=0.0, binc=0.0)))
-    assert time.perf_counter() - start < 0.6  # at most half the clock, normally a thirtieth
+    clock = _StepClock(0.01)
+    monkeypatch.setattr(search_module, "time", clock)
+    start = clock.now
+    infos = list(search(board, Limits(movetime=0.3)))
+    assert clock.now - start <= 0.3 + 0.02  # 0.27 s (the overhead kept back), and the readings after it
+    assert infos and infos[-1].best_move is not None
+    start = clock.now
+    infos = list(search(board, Limits(wtime=1.0, btime=1.0, winc=0.0, binc=0.0)))
+    assert clock.now - start <= 0.15  # at most 4 times a thirtieth of the clock
+    assert infos and infos[-1].best_move is not None
 
 
 def test_only_one_legal_move_is_played_quickly() -> None:

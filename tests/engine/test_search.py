@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import gc
-import importlib
 import threading
 from collections.abc import Callable
 
@@ -13,9 +12,7 @@ from hordes import Board, Move, parse_variant
 from hordes.core import movegen
 from hordes.engine.limits import MATE, MATE_BOUND, Info, Limits
 from hordes.engine.search import Searcher, best_move, search
-from tests.engine.conftest import VARIANTS, random_positions
-
-search_module = importlib.import_module("hordes.engine.search")  # the module: `search` is also a function
+from tests.engine.conftest import VARIANTS, random_positions, step_clock
 
 POSITIONS_PER_VARIANT = 300
 
@@ -159,19 +156,6 @@ def _bounded(work: Callable[[], list[Info]]) -> list[Info]:
     return out[0]
 
 
-class _StepClock:
-    """A stand-in for the search module's `time`: each reading of perf_counter advances it `step`
-    seconds, so time limits are tested by what the search does, not by the machine's load."""
-
-    def __init__(self, step: float) -> None:
-        self.now = 1000.0
-        self.step = step
-
-    def perf_counter(self) -> float:
-        self.now += self.step
-        return self.now
-
-
 def test_garbage_collector_is_paused_only_inside_an_iteration() -> None:
     """The search pauses the cyclic collector while it works and gives the caller back the state it
     had, between results, after an abort, with two searches in two threads, and when the caller had
@@ -214,8 +198,7 @@ def test_movetime_and_clock_are_respected(monkeypatch: pytest.MonkeyPatch) -> No
     """The search reads its clock at the start, every few nodes and after each depth; here every
     reading takes 10 ms, so the limits are checked exactly whatever the machine's load."""
     board = Board("chess")
-    clock = _StepClock(0.01)
-    monkeypatch.setattr(search_module, "time", clock)
+    clock = step_clock(monkeypatch, 0.01, "hordes.engine.search")
     start = clock.now
     infos = list(search(board, Limits(movetime=0.3)))
     assert clock.now - start <= 0.3 + 0.02  # 0.27 s (the overhead kept back), and the readings after it
@@ -226,13 +209,17 @@ def test_movetime_and_clock_are_respected(monkeypatch: pytest.MonkeyPatch) -> No
     assert infos and infos[-1].best_move is not None
 
 
-def test_only_one_legal_move_is_played_quickly() -> None:
+def test_only_one_legal_move_is_played_quickly(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With one legal move the search stops at depth 4 instead of using its 2 s (a thirtieth of the
+    clock); the clock advances 1 ms per reading, so the check does not depend on the machine."""
+    clock = step_clock(monkeypatch, 0.001, "hordes.engine.search")
     board = Board("chess", "7k/8/8/8/8/8/6q1/7K w - - 0 1")  # Kxg2 is the only legal move
     moves = list(board.legal_moves)
     assert len(moves) == 1
+    start = clock.now
     info = list(search(board, Limits(wtime=60.0, btime=60.0)))[-1]
     assert info.best_move == moves[0]
-    assert info.time < 1.0
+    assert info.depth == 4 and clock.now - start < 0.5
 
 
 def test_searchmoves_restricts_the_root() -> None:

@@ -60,6 +60,7 @@ class UciEngine:
         self.searcher = Searcher(DEFAULT_HASH)
         self.rng = random.Random(seed)
         self._thread: threading.Thread | None = None
+        self._counting = False  # the worker thread runs `go perft`, not a search
         self._stop = threading.Event()
         self._answered = threading.Event()  # set by the search thread just before it sends bestmove
 
@@ -77,6 +78,12 @@ class UciEngine:
         for line in lines:
             if not self.handle(line):
                 break
+        else:
+            # End of input (`echo "go perft 5" | hordes uci`): a perft is counted to the end, as
+            # Stockfish does; a search is stopped and answers at once.
+            thread = self._thread
+            if thread is not None and self._counting:
+                thread.join()
         self._halt()
         return 0
 
@@ -237,9 +244,11 @@ class UciEngine:
             if depth < 1:
                 raise HordesError(f"go perft {depth}: the depth must be at least 1")
             self._start(self._perft, self.board.copy(), depth)
+            self._counting = True
             return
         limits = self._limits(args)
         self._start(self._think, self.board.copy(), limits)
+        self._counting = False
 
     def _start(self, work: Callable[..., None], *args: object) -> None:
         """Run a search or a perft in the engine's one worker thread, with a fresh `stop` event."""

@@ -202,6 +202,19 @@ def test_end_of_input_ends_the_process_after_the_search() -> None:
     assert "bestmove" in proc.stdout
 
 
+def test_p12_end_of_input_lets_a_perft_finish() -> None:
+    """`printf 'go perft 3' | hordes uci` prints the total, as Stockfish does (a search would be stopped)."""
+    proc = subprocess.run(
+        HORDES_COMMAND,
+        input="position startpos\ngo perft 3\n",
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+    )
+    assert proc.returncode == 0
+    assert "Nodes searched: 8902" in proc.stdout.splitlines()
+
+
 def test_client_reports_a_dead_engine() -> None:
     with pytest.raises(EngineError):
         UciClient(["/bin/false"], timeout=5)

@@ -8,8 +8,9 @@ STAMP := $(VENV)/.installed
 .PHONY: run test lint typecheck pytest bench clean frontend chromium
 
 $(STAMP): pyproject.toml
-	@# Debian packages some tests need; installed as root when absent (CI and fresh machines)
-	@command -v fairy-stockfish >/dev/null || { [ "$$(id -u)" = 0 ] && (apt-get update -qq && apt-get install -y -qq fairy-stockfish) >/dev/null 2>&1; } || echo "warning: could not install fairy-stockfish"
+	@# Debian packages some tests need; installed as root when absent (CI and fresh machines).
+	@# Debian puts the engine in /usr/games, which root's PATH does not list: look there too.
+	@command -v fairy-stockfish >/dev/null || test -x /usr/games/fairy-stockfish || { [ "$$(id -u)" = 0 ] && (apt-get update -qq && apt-get install -y -qq fairy-stockfish) >/dev/null 2>&1; } || echo "warning: could not install fairy-stockfish"
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
@@ -41,7 +42,7 @@ typecheck: $(STAMP)
 	$(BIN)/mypy --strict src/hordes
 
 pytest: $(STAMP) $(NODE_MODULES) chromium
-	$(BIN)/pytest -q -n 2 $(PYTEST_ARGS)
+	$(BIN)/pytest -q -n 2 --durations=15 $(PYTEST_ARGS)
 
 test: lint typecheck pytest
 

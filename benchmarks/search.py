@@ -9,8 +9,8 @@ Debian's Fairy-Stockfish on the same positions (where it plays the variant) in t
 
 The goal is >= 1/5 of Fairy-Stockfish's nodes/s (benchmarks/node_cost.py shows what a node's time is
 spent on). Fairy-Stockfish runs through hordes' UCI client
-(`go movetime`), one thread, 16 MB hash; chess is built in, Orda comes from
-../shared/oracle/orda-debian.ini. The Debian release (11.1) cannot express Khan's Chess, and no other
+(`go movetime`), one thread, 16 MB hash; chess is built in, Orda comes from the repository's
+tests/data/orda-debian.ini. The Debian release (11.1) cannot express Khan's Chess, and no other
 program plays Hordes of Change, so those two are measured for hordes alone.
 """
 
@@ -28,7 +28,8 @@ from hordes.engine.client import FAIRY_STOCKFISH, UciClient
 from hordes.engine.limits import Limits
 from hordes.engine.search import Searcher
 
-DEBIAN_INI = Path(__file__).resolve().parents[2] / "shared" / "oracle" / "orda-debian.ini"
+# The repository's Orda for Debian's 11.1 (the same file as tests.fsf.DEBIAN_INI).
+DEBIAN_INI = Path(__file__).resolve().parents[1] / "tests" / "data" / "orda-debian.ini"
 GOAL = 1 / 5
 
 # Ten positions per variant from a fixed self-play game (every ninth ply): opening to endgame.

@@ -27,7 +27,7 @@ from hordes.engine.match import MatchConfig, TimeControl, run_match, summary
 # Orda for Debian's Fairy-Stockfish 11.1 (which predates it); HORDES_ORDA_INI overrides the place.
 DEBIAN_INI = Path(
     os.environ.get(
-        "HORDES_ORDA_INI", Path(__file__).resolve().parents[2] / "shared" / "oracle" / "orda-debian.ini"
+        "HORDES_ORDA_INI", Path(__file__).resolve().parents[1] / "tests" / "data" / "orda-debian.ini"
     )
 )
 

@@ -25,7 +25,7 @@ from pathlib import Path
 import pyffish as sf
 
 REPO = Path(__file__).resolve().parent.parent
-CONFIGS = (REPO.parent / "shared" / "oracle" / "orda.ini", REPO / "tests" / "data" / "orda.ini")
+CONFIG = REPO / "tests" / "data" / "orda.ini"
 DEFAULT_OUT = REPO / "tests" / "notation" / "data" / "orda_corpus.pgn"
 VARIANT = "orda"
 MAX_PLIES = 160
@@ -33,11 +33,7 @@ MAX_PLIES = 160
 
 def load_config() -> None:
     """Teach pyffish Orda before naming it (pyffish crashes on an unknown variant)."""
-    for path in CONFIGS:
-        if path.is_file():
-            sf.load_variant_config(path.read_text())
-            return
-    raise SystemExit("no orda.ini found for pyffish")
+    sf.load_variant_config(CONFIG.read_text())
 
 
 def occupied(fen: str) -> set[str]:

@@ -13,7 +13,7 @@ Every count comes from running an oracle, never from a hand-typed number:
   count and marked so in the file; with ``--stockfish PATH`` such counts are also checked with
   Stockfish's ``go perft``.
 * orda, khans: pyffish (Fairy-Stockfish's Python binding) through tools/oracle_perft.py, with the variant
-  config shared/oracle/orda.ini (or its copy tests/data/orda.ini) loaded first.
+  config tests/data/orda.ini loaded first.
 
 The files follow python-chess's perft format: records of ``id``, ``epd`` (the first four FEN fields) and
 ``perft DEPTH NODES`` lines, separated by blank lines; lines starting with ``#`` are comments.
@@ -384,8 +384,8 @@ KHANS: tuple[Case, ...] = (
 SUITES: dict[str, tuple[Case, ...]] = {"chess": CHESS, "orda": ORDA, "khans": KHANS}
 TITLES = {
     "chess": "standard chess",
-    "orda": 'Orda Chess (Fairy-Stockfish variant "orda" of shared/oracle/orda.ini = tests/data/orda.ini)',
-    "khans": 'Khan\'s Chess (variant "khans" of shared/oracle/orda.ini = tests/data/orda.ini)',
+    "orda": 'Orda Chess (Fairy-Stockfish variant "orda" of tests/data/orda.ini)',
+    "khans": 'Khan\'s Chess (variant "khans" of tests/data/orda.ini)',
 }
 
 

@@ -26,10 +26,8 @@ from pathlib import Path
 import pyffish as sf
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
-# The oracle's config in shared/ beside the repository, else the repository's copy of it.
-SHARED_CONFIG = REPO_ROOT.parent / "shared" / "oracle" / "orda.ini"
-LOCAL_CONFIG = REPO_ROOT / "tests" / "data" / "orda.ini"
-DEFAULT_CONFIG = SHARED_CONFIG if SHARED_CONFIG.is_file() else LOCAL_CONFIG
+# The oracle's config: the repository's Orda and Khan's Chess for a recent Fairy-Stockfish.
+DEFAULT_CONFIG = REPO_ROOT / "tests" / "data" / "orda.ini"
 
 
 def load_config(path: Path | None = DEFAULT_CONFIG) -> None:

@@ -1,9 +1,10 @@
 """`hordes uci`: the engine behind the Universal Chess Interface, for GUIs, cutechess and fairyfishnet.
 
-It reads commands on stdin and answers on stdout. The search runs in a thread, so `stop`, `isready`
-and `quit` are answered while it thinks. Nothing a GUI sends ends the process except `quit` or the end
-of input: malformed commands, unknown options, bad FENs and illegal moves are answered with
-`info string <what was wrong>`, and the engine keeps its previous state where it could not apply one.
+It reads commands on stdin and answers on stdout. The search and `go perft` run in a thread, so
+`stop`, `isready` and `quit` are answered while it thinks or counts. Nothing a GUI sends ends the
+process except `quit` or the end of input: malformed commands, unknown options, bad FENs and illegal
+moves are answered with `info string <what was wrong>`, and the engine keeps its previous state where
+it could not apply one.
 
 Conventions followed (those of Stockfish and Fairy-Stockfish, which cutechess and fairyfishnet expect):
 option names are case-insensitive; `position` applies the moves up to the first illegal one; a search
@@ -35,6 +36,8 @@ ENGINE_NAME = f"hordes {__version__}"
 AUTHOR = "the hordes authors"
 DEFAULT_HASH = 16
 MAX_HASH = 4096
+# `go perft` looks at `stop` before each subtree of this many plies (about 10 ms of counting).
+PERFT_STOP_PLIES = 3
 
 
 @dataclass
@@ -57,6 +60,7 @@ class UciEngine:
         self.searcher = Searcher(DEFAULT_HASH)
         self.rng = random.Random(seed)
         self._thread: threading.Thread | None = None
+        self._counting = False  # the worker thread runs `go perft`, not a search
         self._stop = threading.Event()
         self._answered = threading.Event()  # set by the search thread just before it sends bestmove
 
@@ -74,6 +78,12 @@ class UciEngine:
         for line in lines:
             if not self.handle(line):
                 break
+        else:
+            # End of input (`echo "go perft 5" | hordes uci`): a perft is counted to the end, as
+            # Stockfish does; a search is stopped and answers at once.
+            thread = self._thread
+            if thread is not None and self._counting:
+                thread.join()
         self._halt()
         return 0
 
@@ -230,14 +240,21 @@ class UciEngine:
             self.info("go ignored: already searching (send stop first)")
             return
         if args and args[0] == "perft":
-            self._perft(args[1:])
+            depth = _int(args[1], "go perft") if len(args) > 1 else 1
+            if depth < 1:
+                raise HordesError(f"go perft {depth}: the depth must be at least 1")
+            self._start(self._perft, self.board.copy(), depth)
+            self._counting = True
             return
         limits = self._limits(args)
+        self._start(self._think, self.board.copy(), limits)
+        self._counting = False
+
+    def _start(self, work: Callable[..., None], *args: object) -> None:
+        """Run a search or a perft in the engine's one worker thread, with a fresh `stop` event."""
         self._stop = threading.Event()
         self._answered = threading.Event()
-        limits.stop = self._stop
-        board = self.board.copy()
-        self._thread = threading.Thread(target=self._think, args=(board, limits), daemon=True)
+        self._thread = threading.Thread(target=work, args=args, daemon=True)
         self._thread.start()
 
     def _limits(self, args: list[str]) -> Limits:
@@ -274,6 +291,7 @@ class UciEngine:
         return limits
 
     def _think(self, board: Board, limits: Limits) -> None:
+        limits.stop = self._stop
         move: Move | None = None
         try:
             move, last = think(
@@ -325,21 +343,29 @@ class UciEngine:
     def _ponderhit(self, args: list[str]) -> None:
         self.info("ponderhit: pondering is not supported; send stop to get the move")
 
-    def _perft(self, args: list[str]) -> None:
-        depth = _int(args[0], "go perft") if args else 1
-        board = self.board.copy()
+    def _perft(self, board: Board, depth: int) -> None:
+        """`go perft N` as Stockfish prints it: `move: count` per legal move, then `Nodes searched: N`.
+        It runs in the worker thread like a search, so `isready` is answered meanwhile and `stop` ends
+        it; a stopped perft says how far it got in an `info string` and prints no `Nodes searched`
+        line, since a partial count is not the answer."""
+        moves = list(board.legal_moves)
         total = 0
         start = time.perf_counter()
-        for move in list(board.legal_moves):
+        for done, move in enumerate(moves):
             board.push(move)
-            n = board.perft(depth - 1)
+            try:
+                n = _stoppable_perft(board, depth - 1, self._stop)
+            except _PerftStopped:
+                self._answered.set()
+                self.info(f"perft {depth} stopped after {done} of {len(moves)} moves ({total} nodes)")
+                return
             board.pop()
             total += n
             self.send(f"{board.uci(move)}: {n}")
-        elapsed = time.perf_counter() - start
+        self.info(f"perft {depth}: {total} nodes in {time.perf_counter() - start:.3f}s")
         self.send("")
+        self._answered.set()  # the next line ends the command: a `go` sent on reading it must start
         self.send(f"Nodes searched: {total}")
-        self.info(f"perft {depth}: {total} nodes in {elapsed:.3f}s")
 
     def _d(self, args: list[str]) -> None:
         b = self.board
@@ -404,6 +430,24 @@ class UciEngine:
         "uci_limitstrength": _ignore,
         "uci_elo": _ignore,
     }
+
+
+class _PerftStopped(Exception):
+    """`stop` arrived during `go perft`."""
+
+
+def _stoppable_perft(board: Board, depth: int, stop: threading.Event) -> int:
+    """board.perft(depth), raising _PerftStopped once `stop` is set (checked between small subtrees)."""
+    if stop.is_set():
+        raise _PerftStopped
+    if depth <= PERFT_STOP_PLIES:
+        return board.perft(depth)
+    total = 0
+    for move in board.legal_moves:
+        board.push(move)
+        total += _stoppable_perft(board, depth - 1, stop)
+        board.pop()
+    return total
 
 
 def _int(text: str, what: str) -> int:

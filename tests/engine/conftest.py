@@ -1,8 +1,14 @@
-"""Shared helpers for the engine tests: seeded random positions from playouts of every variant."""
+"""Shared helpers for the engine tests: seeded random positions from playouts of every variant, and
+a clock that does not depend on the machine's speed."""
 
 from __future__ import annotations
 
+import importlib
 import random
+import time
+from typing import Any
+
+import pytest
 
 from hordes import Board, builtin_variants
 from hordes.core import movegen
@@ -30,3 +36,28 @@ def random_positions(
             board.push_int(rng.choice(sorted(moves)))  # sorted: the sample does not follow generation order
         out.append(board)
     return out[:count]
+
+
+class StepClock:
+    """A stand-in for the `time` module of the search and the match: each reading of perf_counter
+    advances it `step` seconds (everything else is the real module). Time limits are then tested
+    by what the code does, not by how loaded the machine is."""
+
+    def __init__(self, step: float) -> None:
+        self.now = 1000.0
+        self.step = step
+
+    def perf_counter(self) -> float:
+        self.now += self.step
+        return self.now
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(time, name)
+
+
+def step_clock(monkeypatch: pytest.MonkeyPatch, step: float, *modules: str) -> StepClock:
+    """Give `modules` (dotted names) one StepClock for the rest of the test."""
+    clock = StepClock(step)
+    for name in modules:
+        monkeypatch.setattr(importlib.import_module(name), "time", clock)
+    return clock

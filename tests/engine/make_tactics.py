@@ -7,7 +7,7 @@ Candidates come from the ends of decisive games (the engine against a random mov
 move before the end is a win in one, three plies before it may be a win in two. Whether they are, and
 which moves win, is decided by Fairy-Stockfish alone:
 - mate/camp entries: an exhaustive search of every line of N moves with pyffish 0.0.90 (the
-  project's ../shared/oracle/orda.ini), so the solution set is complete;
+  project's tests/data/orda.ini), so the solution set is complete;
 - win entries (chess and Orda): Debian's fairy-stockfish 11.1, MultiPV 2: the best move is at least
   3 pawns up and every other move at least 3 pawns worse.
 """
@@ -26,17 +26,16 @@ from hordes.engine.client import FAIRY_STOCKFISH, UciClient
 from hordes.engine.limits import Limits
 from hordes.engine.search import Searcher
 from tests.engine.fen_cells import placement
-from tests.fsf import oracle
+from tests.fsf import DEBIAN_INI, oracle
 
 DATA = Path(__file__).parent / "data"
-DEBIAN_INI = Path(__file__).resolve().parents[3] / "shared" / "oracle" / "orda-debian.ini"
 HEADER = """# Tactics for {variant}: positions where the side to move wins by force.
 # Columns: FEN | kind N | solutions (every move that wins within N moves, UCI coordinates)
 # kind: mate = checkmate in N moves; camp = campmate (a royal piece reaching the far rank) in N;
 #       win = wins material (best move >= +3 pawns, every other move at least 3 pawns worse).
 # Verified with Fairy-Stockfish: .venv/bin/python -m tests.engine.make_tactics verify {variant}
 #   mate/camp: exhaustive search of every line of N moves with pyffish 0.0.90 (complete solution set);
-#   win: Debian fairy-stockfish 11.1, MultiPV 2, depth 12 (orda: ../shared/oracle/orda-debian.ini).
+#   win: Debian fairy-stockfish 11.1, MultiPV 2, depth 12 (orda: tests/data/orda-debian.ini).
 """
 
 

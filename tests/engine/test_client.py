@@ -10,21 +10,18 @@ import pytest
 
 from hordes import Board, IllegalMoveError
 from hordes.engine.client import FAIRY_STOCKFISH, HORDES_COMMAND, EngineError, EngineTimeout, UciClient
+from tests.fsf import DEBIAN_INI
+from tests.perft_files import PERFT_DIR, read_perft_file
 
-DEBIAN_INI = Path(__file__).resolve().parents[3] / "shared" / "oracle" / "orda-debian.ini"
 FAKE = [sys.executable, str(Path(__file__).parent / "data" / "fake_engine.py")]
 
 needs_fsf = pytest.mark.skipif(
     not os.access(FAIRY_STOCKFISH, os.X_OK),
     reason=f"Debian fairy-stockfish not installed at {FAIRY_STOCKFISH} (`make` installs it: apt-get install fairy-stockfish)",
 )
-needs_ini = pytest.mark.skipif(
-    not DEBIAN_INI.is_file(), reason=f"{DEBIAN_INI} (Fairy-Stockfish's Orda for Debian) is missing"
-)
 
 
 @needs_fsf
-@needs_ini
 def test_fairy_stockfish_plays_orda_and_every_move_is_checked() -> None:
     with UciClient([FAIRY_STOCKFISH], options={"VariantPath": str(DEBIAN_INI)}, timeout=10) as fsf:
         assert fsf.id_name.startswith("Fairy-Stockfish")
@@ -39,15 +36,31 @@ def test_fairy_stockfish_plays_orda_and_every_move_is_checked() -> None:
 
 
 @needs_fsf
-@needs_ini
-def test_fairy_stockfish_analyses_a_campmate() -> None:
+def test_p15_debian_ini_gives_every_orda_perft_count() -> None:
+    """tests/data/orda-debian.ini makes Debian's 11.1 play our Orda: every count of orda.perft (1.6M
+    nodes, under a second in C++), including the campmate records, where the tree stops."""
+    cases = read_perft_file(PERFT_DIR / "orda.perft")
+    assert any(case.id.startswith("campmate") for case in cases)
     with UciClient([FAIRY_STOCKFISH], options={"VariantPath": str(DEBIAN_INI)}, timeout=10) as fsf:
         fsf.set_variant("orda")
-        board = Board("orda", "8/8/K7/8/8/8/4k3/8 b - - 0 1")  # the Khan steps onto rank 1 and wins
+        for case in cases:
+            for depth, count in sorted(case.counts.items()):
+                board = Board("orda", case.epd)
+                assert fsf.perft(board, depth, timeout=30) == count, f"{case.source} {case.id} perft {depth}"
+
+
+@needs_fsf
+def test_p15_debian_ini_scores_a_campmate_as_mate() -> None:
+    """The Khan one step from rank 1: Debian's engine, given the repository's file, sees mate in 1
+    for Black and, with White to move after it, a lost game (mate 0, no move)."""
+    with UciClient([FAIRY_STOCKFISH], options={"VariantPath": str(DEBIAN_INI)}, timeout=10) as fsf:
+        fsf.set_variant("orda")
+        board = Board("orda", "8/8/K7/8/8/8/4k3/8 b - - 0 1")
         info = fsf.analyse(board, depth=4)
         assert info.score_mate == 1
         board.push(board.parse_uci(info.pv[0]))
         assert board.campmate_winner() == 1
+        assert fsf.perft(board, 1) == 0  # the game is over for the engine as for us
 
 
 @needs_fsf

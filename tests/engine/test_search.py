@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import gc
 import threading
-import time
+from collections.abc import Callable
 
 import pytest
 
 from hordes import Board, Move, parse_variant
 from hordes.core import movegen
-from hordes.engine.limits import MATE, MATE_BOUND, Limits
+from hordes.engine.limits import MATE, MATE_BOUND, Info, Limits
 from hordes.engine.search import Searcher, best_move, search
-from tests.engine.conftest import VARIANTS, random_positions
+from tests.engine.conftest import VARIANTS, random_positions, step_clock
 
 POSITIONS_PER_VARIANT = 300
 
@@ -118,15 +118,42 @@ def test_node_limit_and_stop_signal() -> None:
     board = Board("orda")
     info = list(search(board, Limits(nodes=2000)))[-1]
     assert info.nodes <= 2000 + 200 and info.best_move is not None
+    # An infinite search ends once its stop event is set (here by the caller, after depth 2).
     stop = threading.Event()
-    threading.Timer(0.3, stop.set).start()
-    start = time.perf_counter()
-    info = list(search(board, Limits(infinite=True, stop=stop)))[-1]
-    assert time.perf_counter() - start < 2.0
-    assert info.best_move in set(board.legal_moves)
-    start = time.perf_counter()
-    info = list(search(board, Limits(stop=lambda: time.perf_counter() - start > 0.2)))[-1]
-    assert time.perf_counter() - start < 1.5
+
+    def stopped_after_depth_2() -> list[Info]:
+        infos = []
+        for info in search(board, Limits(infinite=True, stop=stop)):
+            infos.append(info)
+            if info.depth == 2:
+                stop.set()
+        return infos
+
+    infos = _bounded(stopped_after_depth_2)
+    assert infos[-1].depth == 2 and infos[-1].best_move in set(board.legal_moves)
+    # A stop callable is asked every few nodes, inside an iteration too: the search ends at the
+    # first True (judged by what it does, not by a clock).
+    asked = 0
+
+    def stop_at_the_fiftieth_question() -> bool:
+        nonlocal asked
+        asked += 1
+        return asked >= 50
+
+    infos = _bounded(lambda: list(search(board, Limits(stop=stop_at_the_fiftieth_question))))
+    assert 50 <= asked <= 51  # once more at most: after the aborted iteration
+    assert infos[-1].best_move in set(board.legal_moves)
+
+
+def _bounded(work: Callable[[], list[Info]]) -> list[Info]:
+    """work() in a thread, so that a search which ignores its stop fails the test instead of hanging
+    it (the deadline is a safety net, far beyond what the search needs)."""
+    out: list[list[Info]] = []
+    thread = threading.Thread(target=lambda: out.append(work()), daemon=True)
+    thread.start()
+    thread.join(timeout=120)
+    assert out, "the search did not stop"
+    return out[0]
 
 
 def test_garbage_collector_is_paused_only_inside_an_iteration() -> None:
@@ -167,23 +194,32 @@ def test_garbage_collector_is_paused_only_inside_an_iteration() -> None:
         gc.enable()
 
 
-def test_movetime_and_clock_are_respected() -> None:
+def test_movetime_and_clock_are_respected(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The search reads its clock at the start, every few nodes and after each depth; here every
+    reading takes 10 ms, so the limits are checked exactly whatever the machine's load."""
     board = Board("chess")
-    start = time.perf_counter()
-    list(search(board, Limits(movetime=0.3)))
-    assert time.perf_counter() - start < 0.3 + 0.25
-    start = time.perf_counter()
-    list(search(board, Limits(wtime=1.0, btime=1.0, winc=0.0, binc=0.0)))
-    assert time.perf_counter() - start < 0.6  # at most half the clock, normally a thirtieth
+    clock = step_clock(monkeypatch, 0.01, "hordes.engine.search")
+    start = clock.now
+    infos = list(search(board, Limits(movetime=0.3)))
+    assert clock.now - start <= 0.3 + 0.02  # 0.27 s (the overhead kept back), and the readings after it
+    assert infos and infos[-1].best_move is not None
+    start = clock.now
+    infos = list(search(board, Limits(wtime=1.0, btime=1.0, winc=0.0, binc=0.0)))
+    assert clock.now - start <= 0.15  # at most 4 times a thirtieth of the clock
+    assert infos and infos[-1].best_move is not None
 
 
-def test_only_one_legal_move_is_played_quickly() -> None:
+def test_only_one_legal_move_is_played_quickly(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With one legal move the search stops at depth 4 instead of using its 2 s (a thirtieth of the
+    clock); the clock advances 1 ms per reading, so the check does not depend on the machine."""
+    clock = step_clock(monkeypatch, 0.001, "hordes.engine.search")
     board = Board("chess", "7k/8/8/8/8/8/6q1/7K w - - 0 1")  # Kxg2 is the only legal move
     moves = list(board.legal_moves)
     assert len(moves) == 1
+    start = clock.now
     info = list(search(board, Limits(wtime=60.0, btime=60.0)))[-1]
     assert info.best_move == moves[0]
-    assert info.time < 1.0
+    assert info.depth == 4 and clock.now - start < 0.5
 
 
 def test_searchmoves_restricts_the_root() -> None:

@@ -1,4 +1,5 @@
-"""Rule cases for Hordes of Change (rules H1-H19 of /work/shared/rules/hordes-of-change.md), as plain data.
+"""Rule cases for Hordes of Change (rules H1-H19 of the numbered rules text the variant was specified
+from, whose content and decisions src/hordes/variants/hordes.md states for players), as plain data.
 
 Every expected value was worked out by hand from the rules text and is checked against the reference
 generator by ``test_hoc_reference.py``; the fast generator's tests can run the same cases.

@@ -1,6 +1,6 @@
 """Plain, slow reference move generator for "Hordes of Change".
 
-Written only from the rules text (/work/shared/rules/hordes-of-change.md, rules H1-H20) and used
+Written only from the rules text (the numbered rules H1-H20 the variant was specified from, which src/hordes/variants/hordes.md states for players) and used
 only by tests, to check the fast generator differentially. Clarity over speed: the board is a plain
 list of 64 squares (index = rank * 8 + file, a1 = 0, h8 = 63), no bitboards.
 

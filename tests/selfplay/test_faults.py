@@ -99,26 +99,33 @@ def _complete_records(pgn: Path) -> tuple[int, bytes]:
     return len(scanned.records), pgn.read_bytes()[: scanned.valid_end]
 
 
+GATED_SELFPLAY = Path(__file__).parent / "data" / "gated_selfplay.py"
+
+
 @pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGINT], ids=["SIGKILL", "SIGINT"])
 def test_a_killed_driver_resumes_without_losing_or_repeating_a_game(tmp_path: Path, sig: int) -> None:
+    """The driver is signalled once 3 games are stored. It runs behind a gate (data/gated_selfplay.py)
+    that starts no game once 3 are stored, so games are certainly left when the signal arrives (a
+    run that raced the signal once finished all its games first, on a loaded machine)."""
     out = tmp_path / "run"
-    games = 40
-    command = [
-        sys.executable, "-m", "hordes", "selfplay", "chess", "--games", str(games), *FAST,
+    games, gate = 16, 3
+    args = [
+        "selfplay", "chess", "--games", str(games), *FAST,
         "--seed", "4", "--workers", "2", "--out", str(out), "--quiet",
     ]  # fmt: skip
     log = tmp_path / "driver.log"  # a file, not a pipe: orphaned workers would hold a pipe open
     pool: list[int] = []
     with log.open("wb") as log_file:
-        driver = subprocess.Popen(command, stdout=log_file, stderr=subprocess.STDOUT)
+        gated = [sys.executable, str(GATED_SELFPLAY), str(gate), *args]
+        driver = subprocess.Popen(gated, stdout=log_file, stderr=subprocess.STDOUT)
     try:
-        deadline = time.monotonic() + 120
-        while _complete_records(out / "games.pgn")[0] < 3:
+        deadline = time.monotonic() + 120  # a safety net: the state, not the time, is waited for
+        while _complete_records(out / "games.pgn")[0] < gate:
             assert driver.poll() is None, log.read_text()
             assert time.monotonic() < deadline, "no game finished"
             time.sleep(0.02)
         pool = descendants(driver.pid)
-        assert driver.poll() is None, "the run ended before it could be killed"
+        assert driver.poll() is None, log.read_text()  # the gate keeps it running
         os.kill(driver.pid, sig)
         driver.wait(timeout=60)
         # The workers die with their driver, whatever killed it.
@@ -134,7 +141,8 @@ def test_a_killed_driver_resumes_without_losing_or_repeating_a_game(tmp_path: Pa
     assert driver.returncode == (-signal.SIGKILL if sig == signal.SIGKILL else 130), log.read_text()
 
     kept, kept_bytes = _complete_records(out / "games.pgn")
-    assert 3 <= kept < games
+    assert gate <= kept < games
+    command = [sys.executable, "-m", "hordes", *args]  # the resumed run has no gate
     resumed = subprocess.run(command, capture_output=True, text=True, timeout=300)
     assert resumed.returncode == 0, resumed.stderr
     assert f"{games}/{games} games, {kept} kept from before" in resumed.stdout

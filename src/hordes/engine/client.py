@@ -5,7 +5,8 @@ legal raises IllegalMoveError naming the engine and the position. An engine that
 answering, or breaks the protocol raises EngineError (EngineTimeout for silence), and the process is
 killed, so a caller (a match, a test) never hangs on a broken engine.
 
-    with UciClient(["/usr/games/fairy-stockfish"], options={"VariantPath": "orda-debian.ini"}) as fsf:
+    options = {"VariantPath": "tests/data/orda-debian.ini"}  # Orda for Debian's 11.1, in the repository
+    with UciClient(["/usr/games/fairy-stockfish"], options=options) as fsf:
         fsf.set_variant("orda")
         move = fsf.play(board, movetime=0.1)
 """
@@ -374,7 +375,7 @@ def _history(board: Board) -> tuple[str, list[str]]:
 
 
 def fairy_stockfish(variant_path: str | None = None, **options: object) -> UciClient:
-    """Debian's Fairy-Stockfish (for Orda: variant_path = ../shared/oracle/orda-debian.ini)."""
+    """Debian's Fairy-Stockfish (for Orda: variant_path = the repository's tests/data/orda-debian.ini)."""
     opts: dict[str, object] = {}
     if variant_path:
         opts["VariantPath"] = variant_path

@@ -164,7 +164,7 @@ def parse_player(spec: str, seed: int | None = None) -> Player:
     same pieces such as `hordes tune` writes, while the game keeps its own rules), `random`, `greedy`,
     or an engine command (a path or a program on PATH, with arguments in quotes if any; keys:
     `name`, `variant` = the engine's name for the variant, anything else is sent as a UCI option,
-    e.g. `fairy-stockfish:VariantPath=orda-debian.ini,Skill Level=3`).
+    e.g. `fairy-stockfish:VariantPath=tests/data/orda-debian.ini,Skill Level=3`).
     """
     head, _, rest = spec.partition(":")
     opts: dict[str, str] = {}

@@ -13,9 +13,7 @@ import pytest
 from hordes import Board
 from tests.fsf import oracle
 
-# Games per variant. Each pyffish call costs about 3 ms and a game makes three a ply, so 200 games
-# (the count until issue 13) took 20 minutes, the whole suite's budget; `pytest --games 200` runs them.
-CI_GAMES = 50
+CI_GAMES = 200
 MAX_PLIES = 300
 
 

@@ -22,7 +22,7 @@ VARIANTS = ["chess", "orda", "khans"]
 EVERY_MOVE_GAMES = 6  # per variant, default run: every legal move at every ply
 EVERY_MOVE_PLIES = 50
 WHOLE_GAMES = 150  # per variant, default run: the played moves of full games, one pyffish call a game
-SLOW_GAMES = 6  # 20 until issue 13 (9 minutes of the suite's 20); `pytest --games 20` runs them
+SLOW_GAMES = 20
 MAX_PLIES = 300
 
 

@@ -25,36 +25,10 @@ import time
 import tracemalloc
 from pathlib import Path
 
-# Every rider the Betza parser accepts: the unlimited riders of each atom, limited ranges, riders
-# that move and capture differently or only one way, compounds of leapers and riders.
-RIDERS = {
-    "R": "R",
-    "B": "B",
-    "Q": "Q",
-    "N": "NN",
-    "D": "DD",
-    "A": "AA",
-    "H": "HH",
-    "C": "CC",
-    "Z": "ZZ",
-    "G": "GG",
-    "E": "R4",
-    "F": "B3",
-    "I": "N2",
-    "J": "K3",
-    "L": "fR",
-    "M": "mRcB",
-    "O": "fsNNbW5",
-    "S": "QN",
-    "T": "NNCCZZ",
-    "U": "vRsW2",
-    "V": "lhBrhW9",
-}
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from tests.test_board_size import ONE_PATH_RIDERS, RIDERS  # the riders the tests build with
 
 WIDTHS = (-8, 9, 13, 9, 7, 12, 11)  # columns of the table; negative: left-aligned
-
-
-ONE_PATH_RIDERS = {k: v for k, v in RIDERS.items() if k not in "DAHG"}
 
 
 def every_rider_document(rows: int, cols: int, riders: dict[str, str] = RIDERS) -> str:

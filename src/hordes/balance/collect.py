@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from hordes.errors import HordesError
+from hordes.errors import HordesError, UnreadableFileError
 from hordes.notation.pgn import Game, initial_fen, read_games, resolve_variant
 from hordes.notation.san import variation_san
 
@@ -117,8 +117,8 @@ def collect(
 def _read_file(path: Path, data: BalanceData, wanted: str | None, opening_plies: int) -> None:
     try:
         games = read_games(path)  # reads the text now, parses game by game
-    except UnicodeDecodeError as exc:
-        data.broken.append(BrokenGame(str(path), 0, f"not UTF-8 text ({exc.reason} at byte {exc.start})"))
+    except UnreadableFileError as exc:  # not UTF-8, too large, gone: the file is left out, not fatal
+        data.broken.append(BrokenGame(str(path), 0, exc.reason))
         return
     for game in games:
         if game.error is not None:

@@ -42,7 +42,7 @@ typecheck: $(STAMP)
 	$(BIN)/mypy --strict src/hordes
 
 pytest: $(STAMP) $(NODE_MODULES) chromium
-	$(BIN)/pytest -q -n 2 --durations=15 $(PYTEST_ARGS)
+	$(BIN)/pytest -q -n 2 --dist worksteal --durations=15 $(PYTEST_ARGS)
 
 test: lint typecheck pytest
 

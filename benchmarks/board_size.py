@@ -26,36 +26,9 @@ import tracemalloc
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from tests.test_board_size import ONE_PATH_RIDERS, RIDERS  # the riders the tests build with
+from tests.test_board_size import ONE_PATH_RIDERS, RIDERS, every_rider_document  # the tests' documents
 
 WIDTHS = (-8, 9, 13, 9, 7, 12, 11)  # columns of the table; negative: left-aligned
-
-
-def every_rider_document(rows: int, cols: int, riders: dict[str, str] = RIDERS) -> str:
-    letters = "".join(riders)
-    half = cols // 2
-    row_w = (letters * cols)[: half - 1] + "K" + (letters * cols)[half - 1 : cols - 1]
-    pawns = "P" * cols
-    blank = str(cols)
-    ranks = [row_w.lower(), pawns.lower(), *[blank] * (rows - 4), pawns, row_w]
-    pieces = "\n".join(f"    {k}: {{betza: {v}, value: 500}}" for k, v in riders.items())
-    return f"""---
-title: Riders {cols}x{rows}
-slug: riders{cols}x{rows}
-engine:
-  topology: {{type: grid, rows: {rows}, cols: {cols}}}
-  setup: "{"/".join(ranks)} w - - 0 1"
-  pieces:
-    K: {{betza: K, royal: true}}
-    P: {{betza: fmWfcF, pawn: true, value: 100}}
-{pieces}
-  rules:
-    double_step: {{white: [2], black: [{rows - 1}]}}
-    promotion:
-      white: {{pieces: [P], ranks: [{rows}], choices: [Q, N]}}
-      black: {{pieces: [P], ranks: [1], choices: [Q, N]}}
----
-"""
 
 
 def _measure(path: str) -> dict[str, float]:
@@ -116,7 +89,7 @@ def main() -> int:
         for n in args.sizes:
             path = Path(tmp) / f"riders{n}.md"
             riders = ONE_PATH_RIDERS if args.one_path else RIDERS
-            path.write_text(every_rider_document(n, n, riders), encoding="utf-8")
+            path.write_text(every_rider_document(n, riders), encoding="utf-8")
             row: dict[str, float] = {}
             for kind in ("time", "peak"):
                 done = subprocess.run(

@@ -5,7 +5,8 @@ refused request."""
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -175,3 +176,16 @@ class FuzzWeb:
             now = self.snapshot()
         self.before = now
         return changed
+
+
+@contextmanager
+def fuzz_web(data_dir: Path, registry: list[FuzzWeb]) -> Iterator[FuzzWeb]:
+    """A FuzzWeb for one test module, listed in the module's `registry` while it runs (its strategies
+    read the current games from there), closed at the end."""
+    web = FuzzWeb(data_dir)
+    registry.append(web)
+    try:
+        yield web
+    finally:
+        registry.remove(web)
+        web.close()

@@ -28,7 +28,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, seed, settings
 
 from tests.fuzz._strategies import Endpoint, Hints, Request, endpoints, request
-from tests.fuzz._web import FuzzWeb
+from tests.fuzz._web import FuzzWeb, fuzz_web
 from tests.fuzz.counting import COUNTER
 
 SEED = 20261213
@@ -38,12 +38,9 @@ WEB: list[FuzzWeb] = []  # the module's app, for the hints (strategies draw from
 
 
 @pytest.fixture(scope="module")
-def web(tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest) -> Iterator[FuzzWeb]:
-    w = FuzzWeb(tmp_path_factory.mktemp("fuzz-http"))
-    WEB.append(w)
-    yield w
-    WEB.remove(w)
-    w.close()
+def web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[FuzzWeb]:
+    with fuzz_web(tmp_path_factory.mktemp("fuzz-http"), WEB) as w:
+        yield w
 
 
 def hints_for(game: str | None) -> Hints:

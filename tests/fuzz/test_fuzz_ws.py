@@ -27,7 +27,7 @@ from hypothesis import HealthCheck, example, given, seed, settings
 from hypothesis import strategies as st
 
 from tests.fuzz._strategies import JUNK_RAW_BODIES, body_value, junk_text, weighted
-from tests.fuzz._web import FuzzWeb
+from tests.fuzz._web import FuzzWeb, fuzz_web
 from tests.fuzz.counting import COUNTER
 
 SEED = 20261213
@@ -69,12 +69,9 @@ class Session:
 
 
 @pytest.fixture(scope="module")
-def web(tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest) -> Iterator[FuzzWeb]:
-    w = FuzzWeb(tmp_path_factory.mktemp("fuzz-ws"))
-    WEB.append(w)
-    yield w
-    WEB.remove(w)
-    w.close()
+def web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[FuzzWeb]:
+    with fuzz_web(tmp_path_factory.mktemp("fuzz-ws"), WEB) as w:
+        yield w
 
 
 def _game_id(index: int) -> str:

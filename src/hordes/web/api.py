@@ -124,7 +124,7 @@ def invite_url(request: Request, game_id: str, invite: str) -> str:
 
 async def api_join(request: Request) -> Response:
     """Claim the friend's seat with its invitation: {"invite": TOKEN} -> the seat and its token."""
-    game_id = request.path_params["game_id"]
+    game_id = game_id_param(request)
     body = await json_body(request)
     invite = string_field(body, "invite", None, limit=128)
     joined = await live(request).join(game_id, invite, seat_token(request, game_id))

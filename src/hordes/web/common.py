@@ -24,7 +24,6 @@ MAX_INT_DIGITS = 100  # of a JSON integer (int() refuses more than 4,300)
 # Game ids are made by games.new_id; a seat token is URL-safe text (secrets.token_urlsafe).
 _GAME_ID = re.compile(r"[A-Za-z0-9]{1,16}")
 _TOKEN = re.compile(r"[A-Za-z0-9_.~-]{1,128}")
-# A variant is named by a built-in slug, alias or title ("Khan's Chess"): never a path or file name.
 _SURROGATE = re.compile("[\ud800-\udfff]")
 SEAT_COOKIE = "hordes_seat_"  # + game id
 TOKEN_HEADER = "x-seat-token"

@@ -516,12 +516,13 @@ class GameService:
             rows = list(conn.execute(q))
         out = []
         for r in rows:
+            title = _title(r.variant)
             out.append(
                 {
                     "id": r.id,
                     "variant": r.variant,
-                    "variant_title": _title(r.variant) or r.variant,
-                    "available": _title(r.variant) is not None,
+                    "variant_title": title or r.variant,
+                    "available": title is not None,
                     "white": _player_label(r.white, r.level),
                     "black": _player_label(r.black, r.level),
                     "status": r.status,

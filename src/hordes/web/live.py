@@ -189,7 +189,7 @@ class Live:
             await ws.send_json({"type": "error", **exc.as_dict()})
             await ws.close(code=4404, reason="no such game")
             return
-        except GameError as exc:  # a malformed token in the address
+        except GameError as exc:  # a malformed token header, or a game this server cannot play
             await ws.send_json({"type": "error", **exc.as_dict()})
             await ws.close(code=1008, reason=exc.code)
             return

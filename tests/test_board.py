@@ -6,6 +6,8 @@ import pytest
 
 from hordes import (
     BLACK,
+    COLOR_NAMES,
+    COLORS,
     WHITE,
     Board,
     Color,
@@ -196,8 +198,9 @@ def test_zobrist_hash_depends_on_side_castling_and_ep() -> None:
     assert a.zobrist_hash() == Board("chess", "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 5 9").zobrist_hash()
 
 
-def test_color_enum() -> None:
-    assert Color.WHITE.other == Color.BLACK and Color.BLACK.label == "black"
+def test_colors_are_python_chess_bools() -> None:
+    assert WHITE is True and BLACK is False and Color is bool
+    assert COLOR_NAMES[WHITE] == "white" and COLOR_NAMES[BLACK] == "black" and COLORS == [WHITE, BLACK]
 
 
 def test_a_copy_keeps_its_own_history_when_both_boards_play_on() -> None:

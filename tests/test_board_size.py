@@ -313,7 +313,7 @@ def _letter_at(board: Board, sq: int) -> str:
     piece = board.piece_at(sq)
     if piece is None:
         return ""
-    return piece[0] if piece[1] == 0 else piece[0].lower()
+    return piece.symbol()
 
 
 # ----- 20×20 through the library, `hordes check` and `hordes uci` ---------------------------------

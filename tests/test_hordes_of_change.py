@@ -10,7 +10,19 @@ from collections.abc import Callable
 
 import pytest
 
-from hordes import Board, Color, InvalidFenError, Move, Termination, load_variant, parse_variant
+from hordes import (
+    COLOR_NAMES,
+    COLORS,
+    WHITE,
+    Board,
+    Color,
+    InvalidFenError,
+    Move,
+    Piece,
+    Termination,
+    load_variant,
+    parse_variant,
+)
 from tests.perft_files import PERFT_DIR, read_perft_file
 from tests.reference.hoc_cases import CASES, Case
 from tests.reference.hoc_reference import RefPosition
@@ -24,7 +36,7 @@ def ours_outcome(board: Board) -> tuple[str, str] | None:
     if out is None:
         return None
     assert out.winner is not None, "Hordes of Change has no draws (H16)"
-    return out.winner.label, _REASONS[out.termination]
+    return COLOR_NAMES[out.winner], _REASONS[out.termination]
 
 
 def legal_set(board: Board) -> set[str]:
@@ -74,14 +86,15 @@ for _case in CASES:
 
 def test_h1_h2_h3_start_position() -> None:
     board = Board("hordes")
-    assert board.turn == Color.WHITE
+    assert board.turn is WHITE
     counts: dict[tuple[str, Color], int] = {}
     for sq in range(64):
         piece = board.piece_at(sq)
         if piece is not None:
-            counts[piece] = counts.get(piece, 0) + 1
-            assert (sq < 24) == (piece[1] == Color.WHITE) and (sq < 24 or sq >= 40)
-    for color in Color:
+            key = (piece.piece_type, piece.color)
+            counts[key] = counts.get(key, 0) + 1
+            assert (sq < 24) == (piece.color is WHITE) and (sq < 24 or sq >= 40)
+    for color in COLORS:
         assert (counts[("K", color)], counts[("R", color)], counts[("B", color)]) == (2, 10, 12)
     assert board.legal_moves.count() == 52
 
@@ -111,7 +124,7 @@ def test_h15_repetition_loss_names_the_side_that_repeated() -> None:
         board.push_uci(uci)
     out = board.outcome()
     assert out is not None and out.termination == Termination.REPETITION_LOSS
-    assert out.winner == Color.WHITE  # Black's move made the third occurrence
+    assert out.winner is WHITE  # Black's move made the third occurrence
 
 
 def test_hordes_perft_file_agrees_with_the_reference() -> None:
@@ -203,7 +216,7 @@ def test_andernach_document_plays_by_its_mechanisms() -> None:
     # Kings do not change sides.
     board = Board(v, "8/8/8/8/8/8/3p4/4K2k w - - 0 1")
     board.push_uci("e1d2")
-    assert board.piece_at(11) == ("K", Color.WHITE)
+    assert board.piece_at(11) == Piece("K", WHITE)
 
 
 def test_a_new_game_from_mechanisms_in_a_document_alone() -> None:

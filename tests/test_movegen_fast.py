@@ -58,11 +58,11 @@ def _check_position(board: Board) -> None:
     assert len(captures) == len(set(captures)), board.fen()
     assert set(captures) == {m for m in legal if movegen.is_noisy(board, m)}, board.fen()
     assert movegen.has_legal_move(board) == bool(legal), board.fen()
-    if not movegen.in_check(board, board.turn) and not movegen.campmate_reached(board):
+    if not movegen.in_check(board, board.side) and not movegen.campmate_reached(board):
         unchecked = movegen.captures_not_in_check(board)
         assert sorted(unchecked) == sorted(captures), board.fen()
         assert movegen.has_move_not_in_check(board) == bool(legal), board.fen()
-    mover = board.turn
+    mover = board.side
     bound = movegen.gives_check_fn(board)
     for m in legal:
         board.push_int(m)
@@ -78,7 +78,7 @@ def _check_null(board: Board) -> None:
     stack = board.move_stack
     board.push_null()
     assert board.turn != Board(board.variant, fen).turn
-    if not movegen.in_check(board, board.turn ^ 1):
+    if not movegen.in_check(board, board.side ^ 1):
         # The hash after passing is the hash of the position set up from scratch.
         assert board.zobrist_hash() == Board(board.variant, board.fen()).zobrist_hash()
     assert board.repetitions() == 1
@@ -162,7 +162,7 @@ def test_per_node_evaluation_terms_equal_the_generic_ones(variant: str, seed: in
             assert ev.node_extras(board, p) == ev.extras(board, p), board.fen()
             if ev.node_static is not None:
                 white = ev.tapered(p) + ev.extras(board, p)
-                expected = (white if board.turn == 0 else -white) + ev.tempo
+                expected = (white if board.side == 0 else -white) + ev.tempo
                 assert ev.node_static(board, p) == expected, board.fen()
         if ev.node_static is not None:
             assert ev.node_static(board, packed) == ev.evaluate(board), board.fen()

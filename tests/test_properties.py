@@ -76,7 +76,7 @@ def test_a_move_is_listed_exactly_when_it_is_legal(board: Board) -> None:
 @settings(max_examples=30, deadline=None)
 @given(boards)
 def test_legal_moves_leave_no_royal_in_check(board: Board) -> None:
-    mover = board.turn
+    mover = board.side
     for move in board.legal_moves:
         board.push(move)
         assert not in_check(board, mover), f"{move} leaves the mover in check in {board.fen()}"

@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
-from hordes import Board
+from hordes import COLOR_NAMES, Board
 
 
 def play(variant: str, seed: int, max_plies: int) -> tuple[int, str]:
@@ -27,7 +27,7 @@ def play(variant: str, seed: int, max_plies: int) -> tuple[int, str]:
     for ply in range(max_plies):
         out = board.outcome()
         if out is not None:
-            winner = out.winner.label if out.winner is not None else "draw"
+            winner = COLOR_NAMES[out.winner] if out.winner is not None else "draw"
             return ply, f"{out.termination.value} ({winner})"
         board.push(rng.choice(list(board.legal_moves)))
     return max_plies, "ply cap"

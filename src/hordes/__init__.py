@@ -8,8 +8,8 @@ Move.from_uci('e2e4')
 28
 """
 
-from hordes.core.position import Board, LegalMoves, Move, Outcome, Termination
-from hordes.core.rules import BLACK, WHITE, Color, PieceType, Rules, Variant
+from hordes.core.position import LegalMoves, Move, Outcome, Piece, Status, Termination
+from hordes.core.rules import BLACK, COLOR_NAMES, COLORS, WHITE, Color, PieceType, Rules, Variant
 from hordes.errors import (
     AmbiguousMoveError,
     BetzaError,
@@ -21,12 +21,15 @@ from hordes.errors import (
     UnreadableFileError,
     VariantError,
 )
+from hordes.notation.board import Board
 from hordes.variants import builtin_variants, load_variant, parse_variant
 
 __version__ = "0.3.0"
 
 __all__ = [
     "BLACK",
+    "COLORS",
+    "COLOR_NAMES",
     "WHITE",
     "AmbiguousMoveError",
     "BetzaError",
@@ -39,8 +42,10 @@ __all__ = [
     "LegalMoves",
     "Move",
     "Outcome",
+    "Piece",
     "PieceType",
     "Rules",
+    "Status",
     "Termination",
     "UnknownVariantError",
     "UnreadableFileError",

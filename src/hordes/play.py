@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, TextIO
 from hordes.core import movegen
 from hordes.core.fen import EMPTY
 from hordes.core.position import Board, Move, Outcome, Termination
-from hordes.core.rules import Color, PieceType
+from hordes.core.rules import BLACK, COLOR_NAMES, WHITE, Color, PieceType
 from hordes.errors import AmbiguousMoveError, HordesError, IllegalMoveError
 from hordes.notation.pgn import Game, write_game
 from hordes.notation.san import parse_san, san
@@ -134,13 +134,13 @@ def render(board: Board, style: Style, *, flipped: bool = False, lastmove: Move 
 def _royals_in_check(board: Board) -> set[int]:
     """Squares of the side to move's royal pieces that the opponent attacks."""
     occupied = board.occ[0] | board.occ[1]
-    royals = movegen.royal_squares(board, board.turn)
+    royals = movegen.royal_squares(board, board.side)
     out = set()
     while royals:
         low = royals & -royals
         royals ^= low
         sq = low.bit_length() - 1
-        if movegen.attacked_by(board, board.turn ^ 1, sq, occupied):
+        if movegen.attacked_by(board, board.side ^ 1, sq, occupied):
             out.add(sq)
     return out
 
@@ -149,7 +149,7 @@ def describe_outcome(outcome: Outcome, board: Board) -> str:
     """`checkmate — White wins (1-0)`: the reason in words, then the result."""
     t = outcome.termination
     winner = outcome.winner
-    loser = winner.other.label.capitalize() if winner is not None else ""
+    loser = COLOR_NAMES[not winner].capitalize() if winner is not None else ""
     title = board.variant.title
     reasons = {
         Termination.CHECKMATE: "checkmate",
@@ -167,7 +167,7 @@ def describe_outcome(outcome: Outcome, board: Board) -> str:
         )
     else:
         reason = reasons[t]
-    verdict = "draw" if winner is None else f"{winner.label.capitalize()} wins"
+    verdict = "draw" if winner is None else f"{COLOR_NAMES[winner].capitalize()} wins"
     return f"{reason} — {verdict} ({outcome.result()})"
 
 
@@ -191,7 +191,7 @@ class TerminalGame:
         self,
         board: Board,
         *,
-        humans: frozenset[int],
+        humans: frozenset[Color],
         level: int = 3,
         movetime: float = 5.0,
         hint_time: float = 1.0,
@@ -210,7 +210,7 @@ class TerminalGame:
         self.style = style or Style.detect(self.out)
         self.rng = random.Random(seed)
         # White at the bottom, unless the only human plays Black.
-        self.flipped = humans == frozenset({1})
+        self.flipped = humans == frozenset({BLACK})
         self.start_turn = board.turn
         self.start_ply = len(board._stack)
         self._searcher: Searcher | None = None  # made on first use: two humans never import the engine
@@ -227,23 +227,23 @@ class TerminalGame:
         last = board.peek() if len(board._stack) > self.start_ply else None
         self.say()
         self.say(render(board, self.style, flipped=self.flipped, lastmove=last))
-        status = f"{Color(board.turn).label.capitalize()} to move"
+        status = f"{COLOR_NAMES[board.turn].capitalize()} to move"
         if board.outcome() is None and board.is_check():
             status += " — check!"
         self.say(status)
 
-    def _name(self, color: int) -> str:
+    def _name(self, color: Color) -> str:
         if color in self.humans:
-            return "You" if len(self.humans) == 1 else Color(color).label.capitalize()
+            return "You" if len(self.humans) == 1 else COLOR_NAMES[color].capitalize()
         return f"hordes (level {self.level})"
 
-    def _player(self, color: int) -> str:
+    def _player(self, color: Color) -> str:
         """The name of a side in a saved game."""
         return "Human" if color in self.humans else f"hordes level {self.level}"
 
     def _numbered(self, san_text: str) -> str:
         """`12. Nf3` or `12... Nf6` for the move about to be played from the current position."""
-        sep = "." if self.board.turn == 0 else "..."
+        sep = "." if self.board.turn else "..."
         return f"{self.board.fullmove}{sep} {san_text}"
 
     # ----- the game loop -------------------------------------------------------------------------
@@ -272,8 +272,8 @@ class TerminalGame:
     def _prompt(self, over: bool) -> str:
         if over:
             return "game over> "
-        sep = "." if self.board.turn == 0 else "..."
-        return f"{self.board.fullmove}{sep} {Color(self.board.turn).label}> "
+        sep = "." if self.board.turn else "..."
+        return f"{self.board.fullmove}{sep} {COLOR_NAMES[self.board.turn]}> "
 
     def handle(self, line: str) -> bool:
         """Carry out one line of input; False means leave."""
@@ -364,7 +364,7 @@ class TerminalGame:
         plies = len(board._stack)
         target = -1
         for ply in range(plies - 1, self.start_ply - 1, -1):
-            mover = self.start_turn ^ ((ply - self.start_ply) & 1)
+            mover = self.start_turn if (ply - self.start_ply) % 2 == 0 else not self.start_turn
             if mover in self.humans:
                 target = ply
                 break
@@ -415,8 +415,8 @@ class TerminalGame:
             "Event": f"hordes play: {board.variant.title}",
             "Site": "terminal",
             "Date": date.today().strftime("%Y.%m.%d"),
-            "White": self._player(0),
-            "Black": self._player(1),
+            "White": self._player(WHITE),
+            "Black": self._player(BLACK),
         }
         outcome = board.outcome()
         game = Game.from_board(board, headers)

@@ -38,6 +38,7 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from hordes.core.position import Board
+    from hordes.core.rules import BLACK, WHITE
     from hordes.play import TerminalGame
     from hordes.variants import load_variant
 
@@ -46,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
     if args.movetime <= 0 or args.hint_time <= 0:
         raise HordesError("--movetime and --hint-time must be positive")
     board = Board(load_variant(args.variant), args.fen)
-    humans = frozenset({0, 1}) if args.human_vs_human else frozenset({0 if args.color == "white" else 1})
+    humans = frozenset({WHITE, BLACK}) if args.human_vs_human else frozenset({args.color == "white"})
     if sys.stdin.isatty():
         with contextlib.suppress(ImportError):  # line editing and history for input(), where available
             import readline  # noqa: F401

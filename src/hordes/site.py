@@ -25,7 +25,7 @@ from markdown.treeprocessors import Treeprocessor
 
 from hordes import svg
 from hordes.core.position import Board
-from hordes.core.rules import Color, PieceType, Variant
+from hordes.core.rules import BLACK, COLOR_NAMES, WHITE, Color, PieceType, Variant
 from hordes.variants import builtin_variants
 
 DIRECTIVE = re.compile(r'\{\{\s*svg:([^\s"}]+)(?:\s+"([^"]*)")?\s*\}\}')
@@ -149,8 +149,8 @@ def _sides(variant: Variant) -> dict[str, list[Color]]:
     out: dict[str, list[Color]] = {}
     for sq in range(variant.geometry.size):
         found = start.piece_at(sq)
-        if found is not None and found[1] not in out.setdefault(found[0], []):
-            out[found[0]].append(found[1])
+        if found is not None and found.color not in out.setdefault(found.piece_type, []):
+            out[found.piece_type].append(found.color)
     return out
 
 
@@ -175,22 +175,22 @@ def _piece_cards(variant: Variant) -> list[str]:
     sides = _sides(variant)
     cards = []
     for pt in variant.pieces:
-        colors = sides.get(pt.letter) or [Color.WHITE]
-        if len(colors) == 2 and svg.figure_name(variant, pt.letter, Color.WHITE) == svg.figure_name(
-            variant, pt.letter, Color.BLACK
+        colors = sides.get(pt.letter) or [WHITE]
+        if len(colors) == 2 and svg.figure_name(variant, pt.letter, WHITE) == svg.figure_name(
+            variant, pt.letter, BLACK
         ):
-            colors = [Color.WHITE]
-        for color in sorted(colors):
+            colors = [WHITE]
+        for color in sorted(colors, reverse=True):  # White's card first
             picture = svg.movement_diagram(
                 variant,
                 pt.letter,
                 color=color,
                 size=200,
-                id_prefix=f"{variant.slug}-mv-{color.label}-{_slug_id(pt.letter)}-",
+                id_prefix=f"{variant.slug}-mv-{COLOR_NAMES[color]}-{_slug_id(pt.letter)}-",
             )
             horde = color in svg.horde_colors(variant)
             army = (
-                f" ({'Horde' if horde else color.label})" if len(colors) > 1 or color == Color.BLACK else ""
+                f" ({'Horde' if horde else COLOR_NAMES[color]})" if len(colors) > 1 or color == BLACK else ""
             )
             # The Horde's king is drawn, and known, as the Khan.
             khan = svg.figure_name(variant, pt.letter, color) == "khan" and pt.name.lower() == "king"

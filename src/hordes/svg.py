@@ -22,7 +22,7 @@ from functools import lru_cache
 from hordes.core.betza import Component
 from hordes.core.movegen import attacked_by, royal_squares
 from hordes.core.position import Board, Move
-from hordes.core.rules import Color, Variant
+from hordes.core.rules import BLACK, COLOR_NAMES, WHITE, Color, Variant, side_index
 from hordes.errors import HordesError
 from hordes.pieces import (
     ART_BY_LETTER,
@@ -90,12 +90,12 @@ def horde_colors(variant: Variant) -> frozenset[Color]:
         start = Board(variant)
     except HordesError:  # a broken document still gets its pictures, just without the Horde's colours
         return frozenset()
-    has = {Color.WHITE: False, Color.BLACK: False}
+    has = {WHITE: False, BLACK: False}
     for sq in range(variant.geometry.size):
         found = start.piece_at(sq)
-        if found is not None and _art_for(variant, found[0]) in HORDE_FIGURES:
-            has[found[1]] = True
-    if has[Color.WHITE] and has[Color.BLACK]:
+        if found is not None and _art_for(variant, found.piece_type) in HORDE_FIGURES:
+            has[found.color] = True
+    if has[WHITE] and has[BLACK]:
         return frozenset()
     return frozenset(c for c, flag in has.items() if flag)
 
@@ -104,7 +104,7 @@ def _style(variant: Variant | None, letter: str, color: Color) -> tuple[str | No
     art = _art_for(variant, letter)
     if variant is not None and color in horde_colors(variant):
         return ("khan" if art == "king" else art), GOLD_PALETTE
-    return art, (WHITE_PALETTE if color == Color.WHITE else BLACK_PALETTE)
+    return art, (WHITE_PALETTE if color else BLACK_PALETTE)
 
 
 def figure_name(variant: Variant | None, letter: str, color: Color) -> str | None:
@@ -119,7 +119,7 @@ def _figure_body(variant: Variant | None, letter: str, color: Color) -> str:
 
 def _piece_id(letter: str, color: Color) -> str:
     safe = re.sub(r"[^A-Za-z0-9]", lambda m: f"_{ord(m.group()):x}", letter)
-    return f"{_PLACEHOLDER}{color.label}-{safe}"
+    return f"{_PLACEHOLDER}{COLOR_NAMES[color]}-{safe}"
 
 
 class _Defs:
@@ -168,13 +168,13 @@ def _esc(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
 
 
-def piece(letter: str, color: Color = Color.WHITE, variant: Variant | str | None = None) -> str:
+def piece(letter: str, color: Color = WHITE, variant: Variant | str | None = None) -> str:
     """A single piece as a 45x45 SVG; with a variant, the figure follows the piece's name and army."""
     v = load_variant(variant) if isinstance(variant, str) else variant
     body = _figure_body(v, letter, color)
     return (
         '<svg xmlns="http://www.w3.org/2000/svg" version="1.1" viewBox="0 0 45 45" width="45" height="45" '
-        f'role="img" aria-label="{_esc(color.label + " " + letter)}">{body}</svg>'
+        f'role="img" aria-label="{_esc(COLOR_NAMES[color] + " " + letter)}">{body}</svg>'
     )
 
 
@@ -189,7 +189,7 @@ class _Grid:
 
     def xy(self, file: int, rank: int) -> tuple[float, float]:
         """Top-left corner of the square on (file, rank)."""
-        if self.orientation == Color.WHITE:
+        if self.orientation:
             col, row = file, self.rows - 1 - rank
         else:
             col, row = self.cols - 1 - file, rank
@@ -252,9 +252,9 @@ def _campmate(board: Board, grid: _Grid, framed: bool) -> str:
         return ""
     out = []
     w = grid.cols * SQUARE
-    for color in (Color.WHITE, Color.BLACK):
+    for color in (WHITE, BLACK):
         _, palette = _style(board.variant, next(iter(rule.pieces), "K"), color)
-        for rank in rule.ranks[color]:
+        for rank in rule.ranks[side_index(color)]:
             if not 0 <= rank < grid.rows:
                 continue
             _, y = grid.xy(0, rank)
@@ -270,7 +270,7 @@ def _campmate(board: Board, grid: _Grid, framed: bool) -> str:
                     f'<path d="M{_n(px)} {_n(py - 8)}v16M{_n(px)} {_n(py - 8)}l{_n(grid.margin - 7)} 4'
                     f'-{_n(grid.margin - 7)} 4z" fill="{palette.fill}" stroke="{palette.line}" '
                     'stroke-width="1.2" stroke-linejoin="round">'
-                    f"<title>{_esc(color.label)}'s campmate rank</title></path>"
+                    f"<title>{_esc(COLOR_NAMES[color])}'s campmate rank</title></path>"
                 )
     return '<g class="campmate">' + "".join(out) + "</g>"
 
@@ -287,8 +287,8 @@ def _checked_royals(board: Board) -> list[int]:
     if not board.is_check():
         return []
     occupied = board.occ[0] | board.occ[1]
-    royals = royal_squares(board, board.turn)
-    them = board.turn ^ 1
+    royals = royal_squares(board, board.side)
+    them = board.side ^ 1
     return [
         sq for sq in range(board.geometry.size) if royals >> sq & 1 and attacked_by(board, them, sq, occupied)
     ]
@@ -327,7 +327,7 @@ def _arrow(grid: _Grid, arrow: Arrow) -> str:
 def board(
     board: Board,
     *,
-    orientation: Color = Color.WHITE,
+    orientation: Color = WHITE,
     lastmove: Move | None = None,
     check: int | None = None,
     arrows: Iterable[Arrow | tuple[int, int]] = (),
@@ -367,7 +367,7 @@ def board(
     for sq in range(geo.size):
         found = board.piece_at(sq)
         if found is not None:
-            pid = defs.piece(*found)
+            pid = defs.piece(found.piece_type, found.color)
             x, y = grid.square_xy(sq)
             parts.append(f'<use href="#{pid}" x="{_n(x)}" y="{_n(y)}"/>')
     for a in arrows:
@@ -423,7 +423,7 @@ def movement_diagram(
     variant: Variant | str,
     letter: str,
     *,
-    color: Color = Color.WHITE,
+    color: Color = WHITE,
     size: int | None = None,
     window: int | None = None,
     orientation: Color | None = None,
@@ -441,7 +441,7 @@ def movement_diagram(
     if not v.has_letter(letter):
         raise HordesError(f"{v.title} has no piece {letter!r}")
     pt = v.pieces[v.kind_of(letter)]
-    black = color == Color.BLACK
+    black = color == BLACK
 
     def frame(comps: Iterable[Component]) -> list[Component]:
         return [c.for_black() if black else c for c in comps]

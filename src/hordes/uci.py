@@ -379,8 +379,7 @@ class UciEngine:
                 piece = b.piece_at(geo.square(file, rank))
                 symbol = " "
                 if piece is not None:
-                    letter, color = piece
-                    symbol = letter if color == 0 else letter.lower()
+                    symbol = piece.symbol()
                 cells.append(symbol.rjust(2) if len(symbol) > 1 else f" {symbol} ")
             self.send(" |" + "|".join(cells) + f"| {rank + 1}")
             self.send(line)

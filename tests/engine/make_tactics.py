@@ -139,7 +139,7 @@ def game_endings(variant: str, seed: int) -> tuple[list[Board], Termination | No
         if board.outcome() is not None:
             break
         history.append(board.copy(stack=False))
-        if board.turn == engine_color:
+        if board.side == engine_color:
             info = list(searcher.search(board, Limits(depth=2)))[-1]
             move = info.best_move
             assert move is not None

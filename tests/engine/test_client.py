@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from hordes import Board, IllegalMoveError
+from hordes import BLACK, Board, IllegalMoveError
 from hordes.engine.client import FAIRY_STOCKFISH, HORDES_COMMAND, EngineError, EngineTimeout, UciClient
 from tests.fsf import DEBIAN_INI
 from tests.perft_files import PERFT_DIR, read_perft_file
@@ -59,7 +59,7 @@ def test_p15_debian_ini_scores_a_campmate_as_mate() -> None:
         info = fsf.analyse(board, depth=4)
         assert info.score_mate == 1
         board.push(board.parse_uci(info.pv[0]))
-        assert board.campmate_winner() == 1
+        assert board.campmate_winner() is BLACK
         assert fsf.perft(board, 1) == 0  # the game is over for the engine as for us
 
 

@@ -144,7 +144,7 @@ def _reference(ev: Evaluator, board: Board) -> int:
         eg = shelter * ev.shelter[1] + danger * ev.danger[1]
         hi, lo = ev.phase_hi, ev.phase_lo
         score += mg if ph >= hi else eg if ph <= lo else (mg * (ph - lo) + eg * (hi - ph)) // (hi - lo)
-    return (score if board.turn == 0 else -score) + ev.tempo
+    return (score if board.side == 0 else -score) + ev.tempo
 
 
 @pytest.mark.parametrize("variant", ["chess", "orda", "khans"])

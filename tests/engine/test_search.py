@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 import pytest
 
-from hordes import Board, Move, parse_variant
+from hordes import WHITE, Board, Move, parse_variant
 from hordes.core import movegen
 from hordes.engine.limits import MATE, MATE_BOUND, Info, Limits
 from hordes.engine.search import Searcher, best_move, search
@@ -61,7 +61,7 @@ def test_game_over_scores_agree_with_outcome(variant: str) -> None:
             info = list(search(board, Limits(depth=1, searchmoves=[board.int_to_move(m)])))[-1]
             if out.winner is None:
                 assert abs(info.score) < MATE_BOUND, (board.fen(), board.int_to_move(m), out, info)
-            elif int(out.winner) == board.turn:
+            elif out.winner == board.turn:
                 assert info.score == MATE - 1, (board.fen(), board.int_to_move(m), out, info)
             else:
                 assert info.score == 1 - MATE, (board.fen(), board.int_to_move(m), out, info)
@@ -103,7 +103,7 @@ def test_repetition_loss_is_avoided_and_sought() -> None:
     # Black to move: g5h6 would complete the third occurrence and lose at once.
     losing = board.parse_uci("g5h6")
     board.push(losing)
-    assert board.outcome() is not None and board.outcome().winner == 0  # type: ignore[union-attr]
+    assert board.outcome() is not None and board.outcome().winner is WHITE  # type: ignore[union-attr]
     board.pop()
     info = list(search(board, Limits(depth=2)))[-1]
     assert info.best_move != losing

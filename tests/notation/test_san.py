@@ -173,7 +173,7 @@ def test_push_san_and_variation_san() -> None:
         board.pop()
     assert variation_san(board, line) == "1. e4 Hf7 2. Nf3 Hd7"
     board.push(moves[0])
-    assert variation_san(board, line[1:]) == "1... Hf7 2. Nf3 Hd7"
+    assert variation_san(board, line[1:]) == "1...Hf7 2. Nf3 Hd7"
     assert len(board.move_stack) == 1
 
 
@@ -195,7 +195,7 @@ def test_checkmate_mark_in_chess() -> None:
     for t in ("f3", "e5", "g4"):
         push_san(board, t)
     assert san(board, parse_san(board, "Qh4")) == "Qh4#"
-    assert variation_san(board, [parse_san(board, "Qh4#")]) == "2... Qh4#"
+    assert variation_san(board, [parse_san(board, "Qh4#")]) == "2...Qh4#"
 
 
 @pytest.mark.parametrize("variant", ["chess", "orda", "khans"])

@@ -12,7 +12,17 @@ import random
 
 import pytest
 
-from hordes import AmbiguousMoveError, Board, IllegalMoveError, InvalidMoveError, Move, Termination
+from hordes import (
+    BLACK,
+    WHITE,
+    AmbiguousMoveError,
+    Board,
+    IllegalMoveError,
+    InvalidMoveError,
+    Move,
+    Piece,
+    Termination,
+)
 from hordes.core import movegen
 from hordes.notation import Game, parse_san, push_san, read_game, san, variation_san, write_game
 from hordes.notation.pgn import pgn_variant_name
@@ -90,7 +100,7 @@ def test_h20_transformations_of_each_kind() -> None:
         assert parse_san(board, text).uci() == uci
     after = board.copy()
     push_san(after, "Ne4=K")
-    assert after.piece_at(after.geometry.parse_square("e4")) == ("K", 0)
+    assert after.piece_at(after.geometry.parse_square("e4")) == Piece("K", WHITE)
 
 
 @pytest.mark.parametrize("text", ["c3c3", "Rc3=+R", "c3=+R", "Rc3+R", "Rc3=+r", "Rc3(+R)", "Rc3/+R"])
@@ -115,7 +125,7 @@ def test_h20_pull_of_an_enemy_king() -> None:
     for text in ["+Re1:e5-e2", "e1:e5-e2", "+Re1:e2", "+Re1:e5e2", "e5e2", "Ke5e2"]:
         assert parse_san(board, text) == move, text
     push_san(board, "+Re1:e5-e2")
-    assert board.piece_at(board.geometry.parse_square("e2")) == ("K", 1)  # the King keeps its owner
+    assert board.piece_at(board.geometry.parse_square("e2")) == Piece("K", BLACK)  # the King keeps its owner
 
 
 def test_h20_pull_that_gives_check() -> None:
@@ -166,7 +176,7 @@ def test_h20_a_capture_that_changes_owner() -> None:
     for text in ["Rxc7", "Rc7", "Rc4xc7", "c4c7", "R4c7", "Rcxc7"]:
         assert parse_san(board, text) == move, text
     push_san(board, "Rxc7")
-    assert board.piece_at(board.geometry.parse_square("c7")) == ("R", 1)  # now Black's (H5)
+    assert board.piece_at(board.geometry.parse_square("c7")) == Piece("R", BLACK)  # now Black's (H5)
 
 
 def test_h20_mate_is_marked() -> None:

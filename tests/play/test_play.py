@@ -17,7 +17,7 @@ from pathlib import Path
 import pexpect
 import pytest
 
-from hordes import Board, Color, Termination
+from hordes import BLACK, WHITE, Board, Color, Termination
 from hordes.core.position import Outcome
 from hordes.notation import read_game
 from hordes.play import Style, TerminalGame, describe_outcome, render
@@ -93,7 +93,7 @@ def test_orda_game_against_level_1_with_illegal_input_undo_and_save(tmp_path: Pa
     assert game.result == "*"
     moves = [m.uci() for m in game.mainline_moves()]
     assert len(moves) == 4 and moves[0] == "e2e4" and moves[2] == "b1c3"
-    assert game.board().turn == 0
+    assert game.board().turn is WHITE
 
 
 def test_human_vs_human_quick_mate_from_a_fen(tmp_path: Path) -> None:
@@ -226,7 +226,9 @@ def test_a_human_vs_human_game_in_process() -> None:
         out.write(prompt)
         return next(lines)
 
-    game = TerminalGame(Board("chess"), humans=frozenset({0, 1}), out=out, read=read, style=Style(False))
+    game = TerminalGame(
+        Board("chess"), humans=frozenset({WHITE, BLACK}), out=out, read=read, style=Style(False)
+    )
     assert game.run() == 0
     text = out.getvalue()
     assert "White plays 4. Qxf7#" in text
@@ -236,11 +238,11 @@ def test_a_human_vs_human_game_in_process() -> None:
 @pytest.mark.parametrize(
     ("termination", "winner", "words"),
     [
-        (Termination.CHECKMATE, Color.BLACK, "checkmate — Black wins (0-1)"),
+        (Termination.CHECKMATE, BLACK, "checkmate — Black wins (0-1)"),
         (Termination.STALEMATE, None, "stalemate — draw (1/2-1/2)"),
-        (Termination.STALEMATE, Color.WHITE, "Black has no legal move, which loses in Hordes of Change"),
-        (Termination.REPETITION_LOSS, Color.BLACK, "repetition loss: White brought about the same position"),
-        (Termination.CAMPMATE, Color.WHITE, "campmate"),
+        (Termination.STALEMATE, WHITE, "Black has no legal move, which loses in Hordes of Change"),
+        (Termination.REPETITION_LOSS, BLACK, "repetition loss: White brought about the same position"),
+        (Termination.CAMPMATE, WHITE, "campmate"),
         (Termination.THREEFOLD_REPETITION, None, "threefold repetition — draw"),
     ],
 )

@@ -13,7 +13,6 @@ from hordes import (
     BLACK,
     WHITE,
     Board,
-    Color,
     Move,
     Variant,
     builtin_variants,
@@ -350,7 +349,7 @@ def test_diagram_of_a_missing_piece_is_a_clear_error() -> None:
 
 def test_diagram_color_default_is_white() -> None:
     assert "white-L" in svg.movement_diagram("orda", "L")
-    assert "black-L" in svg.movement_diagram("orda", "L", color=Color.BLACK)
+    assert "black-L" in svg.movement_diagram("orda", "L", color=BLACK)
 
 
 def test_the_core_does_not_import_the_pictures() -> None:

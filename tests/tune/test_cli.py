@@ -118,7 +118,7 @@ def test_tune_end_to_end(games_dir: Path, tmp_path: Path, capsys: pytest.Capture
 
     def scores(ev: Evaluator, sample: list[Position]) -> np.ndarray:
         boards = [Board(chess, p.fen) for p in sample]
-        return np.array([ev.evaluate(b) * (1 if b.turn == 0 else -1) for b in boards], dtype=np.float64)
+        return np.array([ev.evaluate(b) * (1 if b.side == 0 else -1) for b in boards], dtype=np.float64)
 
     labels = np.array([p.result for p in train])
     k = fit_k(labels, scores(Evaluator(chess), train))

@@ -23,7 +23,7 @@ def white_scores(ev: Evaluator, variant_name: str, fens: list[str]) -> np.ndarra
     for fen in fens:
         board = Board(variant, fen)
         score = ev.evaluate(board)
-        out.append(score if board.turn == 0 else -score)
+        out.append(score if board.side == 0 else -score)
     return np.array(out, dtype=np.float64)
 
 

@@ -21,7 +21,7 @@ class Setup:
     """A position as read from a FEN, before it is a Board. board[sq] = kind * 2 + color, or EMPTY."""
 
     board: list[int]
-    turn: int
+    side: int  # 0 = White to move, 1 = Black
     castling: int  # bitboard of rook squares that keep castling rights
     ep_square: int  # -1 when none
     halfmove: int
@@ -124,7 +124,7 @@ def parse_fen(variant: Variant, fen: str) -> Setup:
     turn_text = fields[1] if len(fields) > 1 else "w"
     if turn_text not in ("w", "b"):
         raise InvalidFenError(fen, "side to move", f"expected 'w' or 'b', found {quoted(turn_text, 20)}")
-    turn = 0 if turn_text == "w" else 1
+    side = 0 if turn_text == "w" else 1
     castling = 0
     ctext = fields[2] if len(fields) > 2 else "-"
     if ctext != "-" and not variant.rules.castling:
@@ -161,7 +161,7 @@ def parse_fen(variant: Variant, fen: str) -> Setup:
         numbers.append(int(text))
     if numbers[1] < 1:
         numbers[1] = 1
-    setup = Setup(board, turn, castling, ep, numbers[0], numbers[1])
+    setup = Setup(board, side, castling, ep, numbers[0], numbers[1])
     _check_material(variant, fen, setup)
     return setup
 

@@ -270,7 +270,7 @@ def captures_not_in_check(board: Board) -> list[int]:
     found, only those whose piece stands between the royal square and an aligned enemy rider are
     tested, by looking along that line after the capture."""
     comp = board.compiled
-    us = board.turn
+    us = board.side
     occ = board.occ
     kinds = board.kind_bb
     rk = comp.royal_kind
@@ -313,14 +313,14 @@ def is_noisy(board: Board, m: int) -> bool:
     if m >> PROMO_SHIFT & 63 or m >> FLAG_SHIFT & FLAG_EP:
         return True
     comp = board.compiled
-    return bool(comp.camp_zone[board.turn] >> to & 1 and board.mailbox[frm] >> 1 in comp.camp_kinds)
+    return bool(comp.camp_zone[board.side] >> to & 1 and board.mailbox[frm] >> 1 in comp.camp_kinds)
 
 
 def _legal(board: Board, noisy: bool) -> list[int]:
     comp = board.compiled
     if comp.camp_kinds and campmate_reached(board):
         return []
-    us = board.turn
+    us = board.side
     occ = board.occ
     kinds = board.kind_bb
     rk = comp.royal_kind
@@ -376,7 +376,7 @@ def has_legal_move(board: Board) -> bool:
     """Is there any legal move? Usually answered by the first unpinned piece with a destination, so
     quiescence can tell a quiet position from a stalemate without generating every move."""
     comp = board.compiled
-    us = board.turn
+    us = board.side
     if comp.camp_kinds and campmate_reached(board):
         return False
     royals = royal_squares(board, us)
@@ -414,7 +414,7 @@ def has_move_not_in_check(board: Board) -> bool:
     search. (The opening lines repeat captures_not_in_check's: a shared helper would cost a call in
     two of the search's hottest functions.)"""
     comp = board.compiled
-    us = board.turn
+    us = board.side
     occ = board.occ
     kinds = board.kind_bb
     rk = comp.royal_kind
@@ -449,7 +449,7 @@ def gives_check(board: Board, m: int) -> bool:
     asking in_check, but in the common case only the moved piece and the lines through its origin
     are looked at (the opponent cannot be in check before our move)."""
     comp = board.compiled
-    us = board.turn
+    us = board.side
     kinds = board.kind_bb
     occ = board.occ
     rk = comp.royal_kind
@@ -494,7 +494,7 @@ def gives_check_fn(board: Board) -> Callable[[int], bool]:
     memo = [-1, 0]
 
     def gives(m: int) -> bool:
-        us = board.turn
+        us = board.side
         kinds = board.kind_bb
         occ = board.occ
         royals = kinds[rk] & occ[us ^ 1]
@@ -578,7 +578,7 @@ def generate_pseudo(board: Board, noisy: bool = False) -> list[int]:
     """Every move ignoring royal safety (used by the make-and-test path). With `noisy`, ordinary moves
     only to squares where they could be noisy (a superset of is_noisy: the caller filters)."""
     comp = board.compiled
-    us = board.turn
+    us = board.side
     occ = board.occ
     own = occ[us]
     occupied = own | occ[us ^ 1]
@@ -658,7 +658,7 @@ def _generate_by_testing(board: Board, noisy: bool = False, any_move: bool = Fal
         moves = list(dict.fromkeys(moves))  # a pull and an ordinary move with the same squares are one move
     if noisy:
         moves = [m for m in moves if is_noisy(board, m)]
-    us = board.turn
+    us = board.side
     if in_check(board, us):
         if any_move:
             return next(([m] for m in moves if board.is_safe_after(m)), [])

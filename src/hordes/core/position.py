@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from enum import Enum
+from enum import Enum, Flag, auto
 
 from hordes.core import movegen
 from hordes.core.compiled import Compiled, compiled
-from hordes.core.fen import EMPTY, Setup, board_fen, parse_fen
+from hordes.core.fen import EMPTY, Setup, board_fen, parse_fen, royal_counts
 from hordes.core.geometry import Geometry, geometry
 from hordes.core.movegen import FLAG_CASTLE, FLAG_DOUBLE, FLAG_EP, FLAG_SHIFT, PROMO_SHIFT, SQ_MASK, TO_SHIFT
-from hordes.core.rules import Color, Variant
+from hordes.core.rules import Color, PieceType, Variant, side_color, side_index
 from hordes.errors import HordesError, IllegalMoveError, InvalidMoveError, quoted
 
 
@@ -41,6 +41,8 @@ class Move:
         return hash((self.from_square, self.to_square, self.promotion))
 
     def uci(self) -> str:
+        if self is _NULL_MOVE:
+            return "0000"
         geo = self.geometry or _DEFAULT_GEOMETRY
         text = geo.square_name(self.from_square) + geo.square_name(self.to_square)
         return text + self.promotion.lower().lstrip("+") if self.promotion else text
@@ -51,9 +53,20 @@ class Move:
     def __repr__(self) -> str:
         return f"Move.from_uci({self.uci()!r})"
 
+    def __bool__(self) -> bool:
+        """False for the null move, as in python-chess."""
+        return self.from_square != self.to_square or self.promotion is not None or self.geometry is not None
+
+    @classmethod
+    def null(cls) -> Move:
+        """The null move ("0000" in UCI): a pass, which no board accepts as a legal move."""
+        return _NULL_MOVE
+
     @classmethod
     def from_uci(cls, text: str, geometry: Geometry | None = None) -> Move:
         geo = geometry or _DEFAULT_GEOMETRY
+        if text.strip() == "0000":
+            return _NULL_MOVE
         # ASCII digits, at most three: `\d` would take '٣', and int() refuses 5000 digits.
         m = re.fullmatch(r"([a-z])([0-9]{1,3})([a-z])([0-9]{1,3})([a-z]?)", text.strip())
         if not m:
@@ -67,6 +80,8 @@ class Move:
 
 
 _DEFAULT_GEOMETRY = geometry(8, 8)
+# from == to is a transformation in place on a real square; the null move is told apart by identity.
+_NULL_MOVE = Move(0, 0)
 
 
 class Termination(Enum):
@@ -83,13 +98,59 @@ class Termination(Enum):
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
+    """How a game ended: `winner` is WHITE (True), BLACK (False) or None for a draw."""
+
     termination: Termination
     winner: Color | None
 
     def result(self) -> str:
         if self.winner is None:
             return "1/2-1/2"
-        return "1-0" if self.winner == Color.WHITE else "0-1"
+        return "1-0" if self.winner else "0-1"
+
+
+@dataclass(frozen=True, slots=True)
+class Piece:
+    """A piece on the board, as python-chess has it: a kind (`piece_type`, its upper-case letter,
+    e.g. "N" or "+R") and a colour. `kind` is the document's description of that kind."""
+
+    piece_type: str
+    color: Color
+    kind: PieceType | None = None
+
+    def symbol(self) -> str:
+        """The FEN letter: upper case for White, lower case for Black."""
+        return self.piece_type if self.color else self.piece_type.lower()
+
+    def unicode_symbol(self, *, invert_color: bool = False) -> str:
+        """The chess figurine for the six chess kinds, the letter otherwise."""
+        symbol = self.symbol() if not invert_color else self.symbol().swapcase()
+        return UNICODE_PIECES.get(symbol, symbol)
+
+    def __str__(self) -> str:
+        return self.symbol()
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Piece) and (self.piece_type, self.color) == (other.piece_type, other.color)
+
+    def __hash__(self) -> int:
+        return hash((self.piece_type, self.color))
+
+
+UNICODE_PIECES = {
+    "R": "♖", "N": "♘", "B": "♗", "Q": "♕", "K": "♔", "P": "♙",
+    "r": "♜", "n": "♞", "b": "♝", "q": "♛", "k": "♚", "p": "♟",
+}  # fmt: skip
+
+
+class Status(Flag):
+    """What is wrong with a position (`Board.status()`); `Status.VALID` when nothing is."""
+
+    VALID = 0
+    NO_ROYAL = auto()  # a side that must have a royal piece has none
+    OPPOSITE_CHECK = auto()  # the side not to move is in check
+    BAD_CASTLING_RIGHTS = auto()
+    INVALID_EP_SQUARE = auto()
 
 
 class LegalMoves:
@@ -145,7 +206,7 @@ class Board:
     def set_fen(self, fen: str) -> None:
         setup = parse_fen(self.variant, fen)
         self._load(setup)
-        if movegen.in_check(self, self.turn ^ 1):
+        if movegen.in_check(self, self.side ^ 1):
             from hordes.errors import InvalidFenError
 
             raise InvalidFenError(fen, "placement", "the side not to move is in check")
@@ -162,17 +223,17 @@ class Board:
                 self.kind_bb[code >> 1] |= 1 << sq
                 self.occ[code & 1] |= 1 << sq
                 h ^= comp.z_piece[code][sq]
-        self.turn: int = setup.turn
+        self.side: int = setup.side
         self.castling: int = setup.castling
         self.ep_square: int = -1
         self.halfmove: int = setup.halfmove
         self.fullmove: int = setup.fullmove
-        if setup.turn:
+        if setup.side:
             h ^= comp.z_turn
         for sq in movegen_iter(setup.castling):
             h ^= comp.z_castle[sq]
         self._hash = h
-        if setup.ep_square >= 0 and self._ep_capturable(setup.ep_square, setup.turn):
+        if setup.ep_square >= 0 and self._ep_capturable(setup.ep_square, setup.side):
             self.ep_square = setup.ep_square
             self._hash ^= comp.z_ep[setup.ep_square % comp.cols]
         self._stack: list[_Undo] = []
@@ -198,14 +259,14 @@ class Board:
         return LegalMoves(self)
 
     def copy(self, *, stack: bool = True) -> Board:
-        new = Board.__new__(Board)
+        new = type(self).__new__(type(self))  # a subclass (hordes.Board, with notation) stays itself
         new.variant = self.variant
         new.compiled = self.compiled
         new.geometry = self.geometry
         new.mailbox = list(self.mailbox)
         new.kind_bb = list(self.kind_bb)
         new.occ = list(self.occ)
-        new.turn = self.turn
+        new.side = self.side
         new.castling = self.castling
         new.ep_square = self.ep_square
         new.halfmove = self.halfmove
@@ -228,16 +289,97 @@ class Board:
     def __repr__(self) -> str:
         return f"Board({self.variant.slug!r}, fen={self.fen()!r})"
 
+    # ----- python-chess's view: colours as bools ----------------------------------------------
+    @property
+    def turn(self) -> Color:
+        """The side to move: WHITE (True) or BLACK (False). The core works with `side` (0 = White)."""
+        return self.side == 0
+
+    @turn.setter
+    def turn(self, color: Color) -> None:
+        side = side_index(color)
+        if side != self.side:
+            self.side = side
+            self._hash ^= self.compiled.z_turn
+            self._hashes[-1] = self._hash
+
     @property
     def side_to_move(self) -> Color:
-        return Color(self.turn)
+        return self.turn
 
-    def piece_at(self, square: int) -> tuple[str, Color] | None:
-        """(piece letter, colour) on a square, or None."""
+    @property
+    def fullmove_number(self) -> int:
+        """Starts at 1 and goes up after every move of Black."""
+        return self.fullmove
+
+    @fullmove_number.setter
+    def fullmove_number(self, value: int) -> None:
+        self.fullmove = value
+
+    @property
+    def halfmove_clock(self) -> int:
+        """Plies since the last capture or pawn move (the n-move rule's count)."""
+        return self.halfmove
+
+    @halfmove_clock.setter
+    def halfmove_clock(self, value: int) -> None:
+        self.halfmove = value
+
+    def piece_at(self, square: int) -> Piece | None:
+        """The piece on a square, or None."""
         code = self.mailbox[square]
         if code == EMPTY:
             return None
-        return self.variant.pieces[code >> 1].letter, Color(code & 1)
+        kind = self.variant.pieces[code >> 1]
+        return Piece(kind.letter, side_color(code & 1), kind)
+
+    def piece_type_at(self, square: int) -> str | None:
+        piece = self.piece_at(square)
+        return piece.piece_type if piece else None
+
+    def color_at(self, square: int) -> Color | None:
+        code = self.mailbox[square]
+        return None if code == EMPTY else side_color(code & 1)
+
+    def ply(self) -> int:
+        """Plies played since the start of the game (python-chess counts from the FEN's move number)."""
+        return 2 * (self.fullmove - 1) + self.side
+
+    def root(self) -> Board:
+        """A copy of the position before the first move of move_stack."""
+        board = self.copy()
+        while board._stack:
+            board.pop_int()
+        board._nulls = []
+        return board
+
+    def __str__(self) -> str:
+        """An ASCII diagram, White at the bottom: letters as in FEN, '.' for an empty square."""
+        return self._diagram(lambda piece: piece.symbol(), ".")
+
+    def unicode(self, *, invert_color: bool = False, borders: bool = False, empty_square: str = "⭘") -> str:
+        """The diagram with chess figurines where a piece has one (letters elsewhere)."""
+        text = self._diagram(lambda piece: piece.unicode_symbol(invert_color=invert_color), empty_square)
+        if not borders:
+            return text
+        geo = self.geometry
+        rows = text.split("\n")
+        width = max(len(r) for r in rows)
+        line = "  " + "-" * (width + 2)
+        files = "  " + " ".join(geo.square_name(f)[0] for f in range(geo.cols))
+        return "\n".join(
+            [line, *[f"{geo.rows - i:>2}| {r} |" for i, r in enumerate(rows)], line, "   " + files]
+        )
+
+    def _diagram(self, show: Callable[[Piece], str], empty: str) -> str:
+        geo = self.geometry
+        cells = [[empty] * geo.cols for _ in range(geo.rows)]
+        for sq in range(geo.size):
+            piece = self.piece_at(sq)
+            if piece is not None:
+                cells[geo.rows - 1 - geo.rank_of(sq)][geo.file_of(sq)] = show(piece)
+        width = max(len(c) for row in cells for c in row)
+        return "\n".join(" ".join(c.rjust(width) for c in row) for row in cells)
 
     # ----- FEN ---------------------------------------------------------------------------------
     def board_fen(self) -> str:
@@ -261,7 +403,7 @@ class Board:
 
     def fen(self) -> str:
         ep = self.geometry.square_name(self.ep_square) if self.ep_square >= 0 else "-"
-        turn = "w" if self.turn == 0 else "b"
+        turn = "w" if self.side == 0 else "b"
         return f"{self.board_fen()} {turn} {self.castling_fen()} {ep} {self.halfmove} {self.fullmove}"
 
     # ----- moves -----------------------------------------------------------------------------
@@ -339,7 +481,7 @@ class Board:
         old_occ = self.occ
         self.kind_bb = kinds = old_kinds[:]
         self.occ = occ = old_occ[:]
-        us = self.turn
+        us = self.side
         code = mailbox[frm]
         captured = mailbox[to]
         ep_old = self.ep_square
@@ -356,7 +498,7 @@ class Board:
             self.ep_square = -1
         if us:
             self.fullmove += 1
-        self.turn = us ^ 1
+        self.side = us ^ 1
         frm_bb = 1 << frm
         to_bb = 1 << to
         kind = code >> 1
@@ -466,7 +608,7 @@ class Board:
         self.halfmove = halfmove
         self.fullmove = fullmove
         self._hash = h
-        self.turn ^= 1
+        self.side ^= 1
         self._hashes.pop()
         return m
 
@@ -480,9 +622,9 @@ class Board:
         if self.ep_square >= 0:
             h ^= comp.z_ep[self.ep_square % comp.cols]
             self.ep_square = -1
-        if self.turn == 1:
+        if self.side == 1:
             self.fullmove += 1
-        self.turn ^= 1
+        self.side ^= 1
         self.halfmove = 0
         self._hash = h
         self._hashes.append(h)
@@ -490,12 +632,12 @@ class Board:
     def pop_null(self) -> None:
         """Take back the last push_null."""
         self.ep_square, self.halfmove, self.fullmove, self._hash = self._nulls.pop()
-        self.turn ^= 1
+        self.side ^= 1
         self._hashes.pop()
 
     def is_safe_after(self, m: int) -> bool:
         """Make the move and test that no royal piece of the mover can be captured."""
-        us = self.turn
+        us = self.side
         self.push_int(m)
         safe = not movegen.in_check(self, us)
         self.pop_int()
@@ -503,15 +645,78 @@ class Board:
 
     # ----- game state --------------------------------------------------------------------------
     def is_check(self) -> bool:
-        return movegen.in_check(self, self.turn)
+        return movegen.in_check(self, self.side)
+
+    def is_checkmate(self) -> bool:
+        return self.is_check() and not movegen.has_legal_move(self)
+
+    def is_stalemate(self) -> bool:
+        """No legal move and not in check (what it scores is the document's stalemate rule)."""
+        return not self.is_check() and not movegen.has_legal_move(self)
+
+    def is_insufficient_material(self) -> bool:
+        return self.side_has_insufficient_material(0) and self.side_has_insufficient_material(1)
+
+    def is_repetition(self, count: int = 3) -> bool:
+        """Has the current position occurred `count` times (since the last irreversible move)?"""
+        return self.repetitions() >= count
+
+    def variant_outcome(self) -> Outcome | None:
+        """The outcome if the game ended by a rule chess does not have: a campmate, a stalemate that
+        wins or loses, a repetition that loses. None otherwise (checkmate and chess's draws are not)."""
+        out = self.outcome()
+        if out is None:
+            return None
+        rules = self.variant.rules
+        if out.termination in (Termination.CAMPMATE, Termination.REPETITION_LOSS):
+            return out
+        if out.termination is Termination.STALEMATE and rules.stalemate != "draw":
+            return out
+        return None
+
+    def is_variant_end(self) -> bool:
+        return self.variant_outcome() is not None
+
+    def is_variant_win(self) -> bool:
+        """Does the side to move win by a variant-specific rule?"""
+        out = self.variant_outcome()
+        return out is not None and out.winner is self.turn
+
+    def is_variant_loss(self) -> bool:
+        """Does the side to move lose by a variant-specific rule?"""
+        out = self.variant_outcome()
+        return out is not None and out.winner is (not self.turn)
+
+    def is_variant_draw(self) -> bool:
+        out = self.variant_outcome()
+        return out is not None and out.winner is None
+
+    def status(self) -> Status:
+        """What makes this position impossible to play from, as flags (`Status.VALID` if nothing).
+        A FEN is checked when it is set; this re-checks what moves cannot break but edits could."""
+        status = Status.VALID
+        counts = royal_counts(self.variant, self.mailbox)
+        start = royal_counts(self.variant, parse_fen(self.variant, self.variant.start_fen).board)
+        if any(start[side] and not counts[side] for side in (0, 1)):
+            status |= Status.NO_ROYAL
+        if movegen.in_check(self, self.side ^ 1):
+            status |= Status.OPPOSITE_CHECK
+        if self.castling & ~(self.compiled.back_rank[0] | self.compiled.back_rank[1]):
+            status |= Status.BAD_CASTLING_RIGHTS
+        if self.ep_square >= 0 and not self._ep_capturable(self.ep_square, self.side):
+            status |= Status.INVALID_EP_SQUARE
+        return status
+
+    def is_valid(self) -> bool:
+        return self.status() == Status.VALID
 
     def checkers(self) -> int:
         """Bitboard of enemy pieces attacking the side to move's royal pieces."""
         out = 0
         occupied = self.occ[0] | self.occ[1]
-        royals = movegen.royal_squares(self, self.turn)
+        royals = movegen.royal_squares(self, self.side)
         for sq in movegen_iter(royals):
-            out |= movegen.attackers(self, self.turn ^ 1, sq, occupied)
+            out |= movegen.attackers(self, self.side ^ 1, sq, occupied)
         return out
 
     def repetitions(self) -> int:
@@ -526,21 +731,32 @@ class Board:
         return 1 + hashes[i : low if low >= 0 else None : -2].count(self._hash)
 
     def campmate_winner(self) -> Color | None:
+        side = self.campmate_side()
+        return None if side < 0 else side_color(side)
+
+    def campmate_side(self) -> int:
+        """The side (0 = White) whose royal piece stands in its camp, or -1."""
         comp = self.compiled
         if not comp.camp_kinds:
-            return None
+            return -1
         royal_camp = 0
         for k in comp.camp_kinds:
             royal_camp |= self.kind_bb[k]
-        for color in (self.turn ^ 1, self.turn):
-            if royal_camp & self.occ[color] & comp.camp_zone[color]:
-                return Color(color)
-        return None
+        for side in (self.side ^ 1, self.side):
+            if royal_camp & self.occ[side] & comp.camp_zone[side]:
+                return side
+        return -1
 
-    def has_insufficient_material(self, color: Color | int) -> bool:
+    def has_insufficient_material(self, color: Color) -> bool:
         """Can `color` never mate, whatever the moves? Chess conventions (as python-chess and
         Fairy-Stockfish): a lone knight against king and queens only, or bishops all on one shade
         with no pawns or knights on the board."""
+        if not isinstance(color, bool):
+            raise TypeError(f"a colour is WHITE (True) or BLACK (False), not {color!r}")
+        return self.side_has_insufficient_material(side_index(color))
+
+    def side_has_insufficient_material(self, color: int) -> bool:
+        """has_insufficient_material for a side number (0 = White), as the search asks it."""
         if not self.variant.rules.insufficient_material:
             return False
         pieces = self.variant.pieces
@@ -570,18 +786,18 @@ class Board:
         camp = self.campmate_winner()
         if camp is not None:
             return Outcome(Termination.CAMPMATE, camp)
-        them = Color(self.turn ^ 1)
+        us = self.turn
         if not movegen.generate_legal(self):
             if self.is_check():
-                return Outcome(Termination.CHECKMATE, them)
-            return Outcome(Termination.STALEMATE, _stalemate_winner(rules.stalemate, Color(self.turn)))
+                return Outcome(Termination.CHECKMATE, not us)
+            return Outcome(Termination.STALEMATE, _stalemate_winner(rules.stalemate, us))
         if self.repetitions() >= rules.repetition_count:
             if rules.repetition_result == "loss":
-                return Outcome(Termination.REPETITION_LOSS, Color(self.turn))
+                return Outcome(Termination.REPETITION_LOSS, us)
             return Outcome(Termination.THREEFOLD_REPETITION, None)
         if rules.n_move_rule and self.halfmove >= 2 * rules.n_move_rule:
             return Outcome(Termination.N_MOVE_RULE, None)
-        if self.has_insufficient_material(0) and self.has_insufficient_material(1):
+        if self.side_has_insufficient_material(0) and self.side_has_insufficient_material(1):
             return Outcome(Termination.INSUFFICIENT_MATERIAL, None)
         return None
 
@@ -613,7 +829,7 @@ class Board:
 def _stalemate_winner(rule: str, side_to_move: Color) -> Color | None:
     if rule == "draw":
         return None
-    return side_to_move.other if rule == "loss" else side_to_move
+    return (not side_to_move) if rule == "loss" else side_to_move
 
 
 def movegen_iter(bb: int) -> Iterator[int]:

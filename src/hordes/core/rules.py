@@ -7,27 +7,29 @@ generator read them. Nothing here knows any variant by name.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import IntEnum
+from typing import Final, TypeAlias
 
 from hordes.core.betza import Component
 from hordes.core.geometry import Geometry
 
-
-class Color(IntEnum):
-    WHITE = 0
-    BLACK = 1
-
-    @property
-    def other(self) -> Color:
-        return Color(1 - self)
-
-    @property
-    def label(self) -> str:
-        return "white" if self == 0 else "black"
+# Colours as python-chess has them: a bool, True for White. The core's tables are indexed by a side
+# number instead (0 = White, 1 = Black, the order in which documents list the two sides); the two
+# functions below convert, and nothing else should mix the two.
+Color: TypeAlias = bool
+WHITE: Final = True
+BLACK: Final = False
+COLORS: Final = [WHITE, BLACK]
+COLOR_NAMES: Final = ["black", "white"]
 
 
-WHITE = Color.WHITE
-BLACK = Color.BLACK
+def side_index(color: Color) -> int:
+    """The core's side number of a colour: 0 for White, 1 for Black."""
+    return 0 if color else 1
+
+
+def side_color(side: int) -> Color:
+    """The colour of a core side number (0 = White)."""
+    return side == 0
 
 
 @dataclass(frozen=True, slots=True)

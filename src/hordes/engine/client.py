@@ -269,7 +269,7 @@ class UciClient:
             parts += ["wtime", str(int(wtime * 1000)), "btime", str(int(btime * 1000))]
             parts += ["winc", str(int(winc * 1000)), "binc", str(int(binc * 1000))]
         if timeout is None:
-            own = movetime or (wtime if board.turn == 0 else btime) or 0.0
+            own = movetime or (wtime if board.side == 0 else btime) or 0.0
             timeout = own + self.timeout + (60.0 if movetime is None and wtime is None else 0.0)
         self.send(" ".join(parts))
         infos: list[EngineInfo] = []

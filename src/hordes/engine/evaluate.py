@@ -558,7 +558,7 @@ class Evaluator:
                 "    else:",
                 f"        score = (mg * (ph - {lo}) + eg * ({hi} - ph)) // {span}",
             ]
-        lines.append(f"    return (score if board.turn == 0 else -score) + {self.tempo}")
+        lines.append(f"    return (score if board.side == 0 else -score) + {self.tempo}")
         return self._compile("node_static", lines)
 
     def _royals(self, board: Board) -> int:
@@ -663,7 +663,7 @@ class Evaluator:
     def threat(self, board: Board) -> int:
         """-campmate_threat (White's view) if the side not to move has a royal one step from a camp
         square that the side to move does not attack."""
-        them = board.turn ^ 1
+        them = board.side ^ 1
         kinds = board.kind_bb
         occ = board.occ
         near = self.camp_near[them] & occ[them]
@@ -680,7 +680,7 @@ class Evaluator:
                 while targets:
                     t = targets & -targets
                     targets ^= t
-                    if not movegen.attacked_by(board, board.turn, t.bit_length() - 1, occupied ^ low):
+                    if not movegen.attacked_by(board, board.side, t.bit_length() - 1, occupied ^ low):
                         return self.camp_threat if them == 0 else -self.camp_threat
         return 0
 
@@ -688,7 +688,7 @@ class Evaluator:
         """The static score from the side to move's point of view (no search)."""
         packed = self.packed(board)
         white = self.tapered(packed) + self.extras(board, packed)
-        return (white if board.turn == 0 else -white) + self.tempo
+        return (white if board.side == 0 else -white) + self.tempo
 
 
 def _progress(rank: int, goal_ranks: tuple[int, ...], rows: int) -> int:

@@ -108,10 +108,7 @@ def _wild_move(board: Board, rng: random.Random) -> Move | None:
     for m in moves[:8]:
         b.push_int(m)
         out = b.outcome()
-        if out is not None:
-            safe = out.winner is None or int(out.winner) == mover
-        else:
-            safe = not _has_winning_reply(b)
+        safe = out.winner is None or out.winner is mover if out is not None else not _has_winning_reply(b)
         b.pop_int()
         if safe:
             return board.int_to_move(m)
@@ -119,11 +116,11 @@ def _wild_move(board: Board, rng: random.Random) -> Move | None:
 
 
 def _has_winning_reply(b: Board) -> bool:
-    me = b.turn ^ 1
+    me = not b.turn
     for reply in movegen.generate_legal(b):
         b.push_int(reply)
         out = b.outcome()
         b.pop_int()
-        if out is not None and out.winner is not None and int(out.winner) != me:
+        if out is not None and out.winner is not None and out.winner is not me:
             return True
     return False

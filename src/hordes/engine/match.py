@@ -215,7 +215,7 @@ def play_game(job: GameJob) -> GameResult:
                 return finish(out.result(), out.termination.value)
             if len(moves) >= job.max_plies:
                 return finish("1/2-1/2", "adjudication: ply limit")
-            us = board.turn
+            us = board.side
             loss = "0-1" if us == 0 else "1-0"
             clk = Clock(clock[0], clock[1], tc.inc, tc.inc) if tc else Clock()
             started = time.perf_counter()
@@ -374,8 +374,8 @@ def game_pgn(game: GameResult, event: str = "hordes match") -> str:
     tokens = []
     board = Board(variant, game.start_fen)
     for i, text in enumerate(game.moves):
-        if board.turn == 0 or i == 0:
-            tokens.append(f"{board.fullmove}." if board.turn == 0 else f"{board.fullmove}...")
+        if board.side == 0 or i == 0:
+            tokens.append(f"{board.fullmove}." if board.side == 0 else f"{board.fullmove}...")
         tokens.append(text)
         board.push_uci(text)
     tokens.append(game.result)

@@ -79,7 +79,7 @@ class GreedyPlayer:
             b.push_int(m)
             out = b.outcome()
             if out is not None:
-                score = 0 if out.winner is None else (10**9 if int(out.winner) == me else -(10**9))
+                score = 0 if out.winner is None else (10**9 if out.winner is me else -(10**9))
             else:
                 score = -ev.evaluate(b)
             b.pop_int()

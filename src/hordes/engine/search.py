@@ -208,7 +208,7 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
     noise_span = 2 * noise + 1
 
     start = time.perf_counter()
-    soft, hard = limits.budget(b.turn)
+    soft, hard = limits.budget(b.side)
     hard_deadline = start + hard if hard is not None else None
     node_limit = limits.nodes
     max_depth = min(limits.depth or MAX_DEPTH, MAX_DEPTH)
@@ -253,7 +253,7 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
                 if not camp:  # every move of the captures generator is noisy: only sort them
                     moves = e[2] = sorted(source, key=order_key, reverse=True) if len(source) > 1 else source
                     return moves
-            zone = camp_zone[b.turn] if camp else 0
+            zone = camp_zone[b.side] if camp else 0
             first = []
             moves = []
             for m in source:
@@ -313,7 +313,7 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
             score += extras(b, packed)
         if noise:
             score += ((b.zobrist_hash() ^ noise_seed) * 0x9E3779B97F4A7C15 >> 40) % noise_span - noise
-        return (score if b.turn == 0 else -score) + tempo
+        return (score if b.side == 0 else -score) + tempo
 
     # The static score in one call where the document allows (see Evaluator.node_static).
     fast_static = ev.node_static
@@ -372,11 +372,10 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
                 else camp_reached(b)
             )
         ):
-            winner = b.campmate_winner()
-            return MATE - ply if winner == b.turn else ply - MATE
+            return MATE - ply if b.campmate_side() == b.side else ply - MATE
         if ply >= MAX_PLY:
             return static_of(b, packed)
-        us = b.turn
+        us = b.side
         in_check_now = checked
         if checked and qply >= QS_EVASION_PLIES:
             # Deep in quiescence a check is answered by the static score: with royal pieces that give
@@ -451,7 +450,7 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
                 push(m)
             else:
                 push(m)
-                gives = in_check(b, b.turn)
+                gives = in_check(b, b.side)
             if m >> FLAGS & SPECIAL:  # child_packed, written out as in negamax
                 child = ev.packed(b)
             elif frm == to:
@@ -490,8 +489,7 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
             else camp_reached(b)
         ):
             nodes += 1
-            winner = b.campmate_winner()
-            return MATE - ply if winner == b.turn else ply - MATE
+            return MATE - ply if b.campmate_side() == b.side else ply - MATE
         halfmove = b.halfmove
         if halfmove >= 4:
             reps = b.repetitions()
@@ -511,8 +509,8 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
             dead_check
             and (not halfmove or not dead_after_reset)
             and (b.occ[0] | b.occ[1]).bit_count() <= 4
-            and b.has_insufficient_material(0)
-            and b.has_insufficient_material(1)
+            and b.side_has_insufficient_material(0)
+            and b.side_has_insufficient_material(1)
         ):
             nodes += 1
             return 0
@@ -550,7 +548,7 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
                 ):
                     return e_score
         # ----- pruning before the moves ---------------------------------------------------------
-        us = b.turn
+        us = b.side
         stand = -INF
         if not checked and not pv_node:
             stand = static_of(b, packed)
@@ -655,7 +653,7 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
                 push(m)
             else:
                 push(m)
-                gives = in_check(b, b.turn)
+                gives = in_check(b, b.side)
                 if futile and quiet and not gives and i > 0 and best > -MATE_BOUND:
                     pop()
                     continue
@@ -730,7 +728,7 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
         score = 0
         out = b.outcome()
         if out is not None and out.winner is not None:
-            score = MATE if out.winner == b.turn else -MATE
+            score = MATE if out.winner is b.turn else -MATE
         yield Info(0, 0, score, _cp(score, pawn_unit), 0, 0.0, (), True, tt.hashfull())
         return
     entry = tt.get(b.zobrist_hash())
@@ -765,7 +763,7 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
                         bf = mailbox[frm]
                         bt = mailbox[to]
                         push(m)
-                        gives = in_check(b, b.turn)
+                        gives = in_check(b, b.side)
                         child = child_packed(m, root_packed, bf, bt)
                         nd = depth - 1 + (1 if gives else 0)
                         pv_table[1] = []

@@ -424,7 +424,7 @@ class _Reader:
             return
         move = None
         if board is not None:
-            move = f"{board.fullmove}." if board.turn == 0 else f"{board.fullmove}..."
+            move = f"{board.fullmove}." if board.turn else f"{board.fullmove}..."
         game.error = PgnError(problem, game=game.number, move=move, token=token, line=self.line_at(pos))
 
     def _read_one(self, pos: int) -> tuple[Game | None, int]:
@@ -713,7 +713,7 @@ def _write_line(board: Board, parent: GameNode, tokens: list[str], force_number:
 
 
 def _write_move(board: Board, node: GameNode, tokens: list[str], force_number: bool) -> None:
-    if board.turn == 0:
+    if board.turn:
         tokens.append(f"{board.fullmove}.")
     elif force_number:
         tokens.append(f"{board.fullmove}...")

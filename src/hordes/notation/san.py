@@ -76,7 +76,7 @@ def san_int(board: Board, m: int, legal: list[int] | None = None) -> str:
     text = _san_body(board, m, legal)
     board.push_int(m)
     try:
-        if movegen.in_check(board, board.turn):
+        if movegen.in_check(board, board.side):
             text += "+" if movegen.generate_legal(board) else "#"
     finally:
         board.pop_int()
@@ -146,8 +146,44 @@ def san(board: Board, move: Move) -> str:
     return san_int(board, _to_int(board, move, legal), legal)
 
 
+def lan(board: Board, move: Move) -> str:
+    """Long algebraic notation, as python-chess writes it: the piece letter (none for a pawn), the
+    from square, `-` or `x`, the to square, a promotion and the check suffix (`Ng1-f3`, `e7xd8=Q+`).
+    Castling is `O-O`; a move of a mechanism without a chess spelling (a pull, a change of shape)
+    is written as its SAN, which already names both squares."""
+    legal = movegen.generate_legal(board)
+    m = _to_int(board, move, legal)
+    if not board.compiled.simple:
+        from hordes.notation import san_mechanisms
+
+        if san_mechanisms.applies(board):
+            return san_mechanisms.san_int(board, m, legal)
+    frm = m & SQ_MASK
+    to = m >> TO_SHIFT & SQ_MASK
+    flags = m >> FLAG_SHIFT
+    if flags & FLAG_CASTLE:
+        text = "O-O" if to > frm else "O-O-O"
+    else:
+        geo = board.geometry
+        piece = board.variant.pieces[board.mailbox[frm] >> 1]
+        capture = board.mailbox[to] != EMPTY or bool(flags & FLAG_EP)
+        text = ("" if piece.pawn else piece.letter) + geo.square_name(frm) + ("x" if capture else "-")
+        text += geo.square_name(to)
+        promo = (m >> PROMO_SHIFT & 63) - 1
+        if promo >= 0:
+            text += "=" + board.variant.pieces[promo].letter
+    board.push_int(m)
+    try:
+        if movegen.in_check(board, board.side):
+            text += "+" if movegen.generate_legal(board) else "#"
+    finally:
+        board.pop_int()
+    return text
+
+
 def variation_san(board: Board, moves: Iterable[Move]) -> str:
-    """A line of moves as numbered SAN (`1. e4 e5 2. Nf3`, or `3... Nf6` when Black starts).
+    """A line of moves as numbered SAN (`1. e4 e5 2. Nf3`, or `3...Nf6` when Black starts), as
+    python-chess writes it.
 
     The board is left as it was; an illegal move raises IllegalMoveError naming the move and position.
     """
@@ -157,11 +193,13 @@ def variation_san(board: Board, moves: Iterable[Move]) -> str:
         for move in moves:
             legal = movegen.generate_legal(board)
             m = _to_int(board, move, legal)
-            if board.turn == 0:
-                parts.append(f"{board.fullmove}.")
-            elif not parts:
-                parts.append(f"{board.fullmove}...")
-            parts.append(san_int(board, m, legal))
+            text = san_int(board, m, legal)
+            if board.side == 0:
+                parts.append(f"{board.fullmove}. {text}")
+            elif not parts:  # python-chess writes Black's first move as `3...Nf6`, no space
+                parts.append(f"{board.fullmove}...{text}")
+            else:
+                parts.append(text)
             board.push_int(m)
             pushed += 1
     finally:
@@ -323,7 +361,7 @@ def _push_fast(board: Board, text: str) -> int:
         return -1
     if comp.camp_kinds and movegen.campmate_reached(board):
         return -1
-    us = board.turn
+    us = board.side
     own = board.occ[us]
     to_bb = 1 << to
     if own & to_bb:

@@ -91,7 +91,7 @@ def is_ordinary(board: Board, m: int) -> bool:
     frm = m & SQ_MASK
     to = m >> TO_SHIFT & SQ_MASK
     code = board.mailbox[frm]
-    us = board.turn
+    us = board.side
     if frm == to or code & 1 != us:
         return False
     if m >> FLAG_SHIFT:  # castling, en passant and double steps are moves by construction
@@ -105,7 +105,7 @@ def pulls(board: Board, magnet: int = -1) -> list[tuple[int, int, int]]:
     the magnet on one square only."""
     comp = board.compiled
     occupied = board.occ[0] | board.occ[1]
-    own = board.occ[board.turn]
+    own = board.occ[board.side]
     out = []
     for kind in _info(board.variant).pullers:
         bb = board.kind_bb[kind] & own
@@ -161,7 +161,7 @@ def _pull_text(board: Board, magnet: int, frm: int, to: int) -> str:
 
 def suffix_after(board: Board) -> str:
     """`+`, `#` or nothing for the position just reached (the opponent to move)."""
-    them = board.turn
+    them = board.side
     check = movegen.in_check(board, them)
     if not check:
         info = _info(board.variant)
@@ -230,7 +230,7 @@ def _parse_pull(board: Board, text: str, match: re.Match[str], legal: list[int])
     old-style capture such as `Re1:e2`)."""
     magnet = _square(board, text, match["magnet"])
     code = board.mailbox[magnet]
-    if code == EMPTY or code & 1 != board.turn or code >> 1 not in _info(board.variant).pullers:
+    if code == EMPTY or code & 1 != board.side or code >> 1 not in _info(board.variant).pullers:
         if match["frm"] is None:
             return -1
         reason = f"the side to move has no magnet on {match['magnet']}"

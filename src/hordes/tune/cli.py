@@ -329,7 +329,7 @@ def _white_scores(ev: Any, variant: Any, fens: list[str]) -> Any:
     for i, fen in enumerate(fens):
         board = Board(variant, fen)
         score = ev.evaluate(board)
-        out[i] = score if board.turn == 0 else -score
+        out[i] = score if board.side == 0 else -score
     return out
 
 

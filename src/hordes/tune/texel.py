@@ -186,7 +186,7 @@ def components(ev: Evaluator, board: Board) -> tuple[int, int, int, int, int, in
     xmg = ev.extras(board, pack(ev.phase_hi, tmg, teg))
     xeg = ev.extras(board, pack(0, tmg, teg))
     score = ev.evaluate(board)
-    white = score if board.turn == 0 else -score
+    white = score if board.side == 0 else -score
     rest = (
         white
         - taper_int(tmg, teg, ph, ev.phase_hi, ev.phase_lo)
@@ -249,7 +249,7 @@ def feature_chunk(task: FeatureTask) -> Features:
         comp0 = components(base_ev, board)
         base[row] = comp0[:COMPONENTS]
         score = real_ev.evaluate(board)
-        white[row] = score if board.turn == 0 else -score
+        white[row] = score if board.side == 0 else -score
         mop_up[row] = real_ev.mop_up_parts(board)
         signed = [0] * kinds
         for code in board.mailbox:

@@ -86,7 +86,7 @@ def analyse(
     if outcome is not None:
         # A finished game: the result is the evaluation (the graph draws a won position at its edge).
         winner = outcome.winner
-        out["cp"] = 0 if winner is None else (WON_CP if int(winner) == 0 else -WON_CP)
+        out["cp"] = 0 if winner is None else (WON_CP if winner else -WON_CP)
         out["over"] = outcome.result()
         return out
     last = None
@@ -94,7 +94,7 @@ def analyse(
         last = info
     if last is None:
         return out
-    sign = 1 if board.turn == 0 else -1
+    sign = 1 if board.turn else -1
     mate = last.mate
     out.update(
         cp=sign * last.cp,

@@ -48,7 +48,14 @@ from hordes.web.errors import Forbidden as Forbidden
 from hordes.web.errors import GameError as GameError
 from hordes.web.errors import IllegalMove as IllegalMove
 from hordes.web.errors import NotFound as NotFound
-from hordes.web.positions import color_name, describe_end, outcome_fields, position_view, variant_info
+from hordes.web.positions import (
+    color_name,
+    describe_end,
+    outcome_fields,
+    position_view,
+    side_name,
+    variant_info,
+)
 from hordes.web.variants import VariantUnavailable, stored_variant, web_variant
 
 PLAYER_KINDS = ("human", "engine")
@@ -303,16 +310,16 @@ class GameService:
             view.update(dests={}, promotions={}, transforms={}, pulls=[])
             view["result"] = row.result
             view["termination"] = row.termination
-            view["winner"] = color_name(row.winner)
+            view["winner"] = side_name(row.winner)
             view["reason"] = describe_end(row.termination, row.winner)
         name = board.geometry.square_name
         last = board.peek() if row.ply else None
-        turn_kind = row.white if board.turn == 0 else row.black
+        turn_kind = row.white if board.turn else row.black
         view.update(
             ply=row.ply,
             status=row.status,
             engine_to_move=row.status == "playing" and turn_kind == "engine",
-            draw_offer=color_name(row.draw_offer),
+            draw_offer=side_name(row.draw_offer),
             last_move=[name(last.from_square), name(last.to_square)] if last else [],
         )
         return view
@@ -336,7 +343,7 @@ class GameService:
         """Store the engine's move if the game is still where the engine saw it (else drop it)."""
         row = self.row(game_id)
         with self._board(row) as board:
-            side = "white" if board.turn == 0 else "black"
+            side = "white" if board.turn else "black"
             if row.status != "playing" or row.ply != expected_ply or getattr(row, side) != "engine":
                 return None
             return self._play(row, side, uci, expected_ply)

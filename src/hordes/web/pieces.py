@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from hordes import Color, Variant
+from hordes import BLACK, COLOR_NAMES, WHITE, Color, Variant
 from hordes.web.positions import role_of
 
 
@@ -27,7 +27,7 @@ def _svg(letter: str, color: Color, variant: Variant) -> str:
 
 def _fallback(letter: str, color: Color) -> str:
     """A plain disc with the letter, used only if the piece set cannot draw this piece."""
-    fill, ink = ("#fdfdfd", "#1d2329") if color == Color.WHITE else ("#2b3136", "#f4f4f4")
+    fill, ink = ("#fdfdfd", "#1d2329") if color else ("#2b3136", "#f4f4f4")
     return (
         '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 45 45">'
         f'<circle cx="22.5" cy="22.5" r="18" fill="{fill}" stroke="#1d2329" stroke-width="1.5"/>'
@@ -38,7 +38,7 @@ def _fallback(letter: str, color: Color) -> str:
 
 def image_name(letter: str, color: Color) -> str:
     """The file name of a piece's picture: 'k-piece.black.svg'."""
-    return f"{role_of(letter)}.{color.label}.svg"
+    return f"{role_of(letter)}.{COLOR_NAMES[color]}.svg"
 
 
 def piece_svg(variant: Variant, name: str) -> str | None:
@@ -51,7 +51,7 @@ def _pictures(variant: Variant) -> dict[str, str]:
     return {
         image_name(kind.letter, color): _svg(kind.letter, color, variant)
         for kind in variant.pieces
-        for color in (Color.WHITE, Color.BLACK)
+        for color in (WHITE, BLACK)
     }
 
 
@@ -61,13 +61,13 @@ def piece_css(variant: Variant) -> str:
     scope = f".cg-wrap.v-{variant.slug}"
     rules = []
     for kind in variant.pieces:
-        for color in (Color.WHITE, Color.BLACK):
-            selector = f"{scope} piece.{role_of(kind.letter)}.{color.label}"
+        for color in (WHITE, BLACK):
+            selector = f"{scope} piece.{role_of(kind.letter)}.{COLOR_NAMES[color]}"
             uri = f"/pieces/{variant.slug}/{image_name(kind.letter, color)}"
             rules.append(f"{selector} {{ background-image: url('{uri}'); }}")
             # The promotion chooser and the piece legend use the same pictures outside the board.
             rules.append(
-                f".v-{variant.slug} .piece-icon.{role_of(kind.letter)}.{color.label} "
+                f".v-{variant.slug} .piece-icon.{role_of(kind.letter)}.{COLOR_NAMES[color]} "
                 f"{{ background-image: url('{uri}'); }}"
             )
     return "\n".join(rules) + "\n"

@@ -13,6 +13,7 @@ from typing import Any
 
 from hordes import Board, Color, Move, Outcome, Termination, Variant
 from hordes.core.geometry import FILE_LETTERS
+from hordes.core.rules import side_index
 
 # Sentence fragments for the end of a game: "White wins by checkmate", "Draw by stalemate".
 REASONS: dict[str, str] = {
@@ -30,8 +31,18 @@ REASONS: dict[str, str] = {
 }
 
 
-def color_name(color: Color | int | None) -> str | None:
-    return None if color is None else ("white" if int(color) == 0 else "black")
+def color_name(color: Color | None) -> str | None:
+    """ "white" or "black" for a colour (WHITE is True), None for none."""
+    if color is None:
+        return None
+    if not isinstance(color, bool):  # a stored side number would silently read the wrong way round
+        raise TypeError(f"a colour is a bool, not {color!r}: use side_name for a stored side")
+    return "white" if color else "black"
+
+
+def side_name(side: int | None) -> str | None:
+    """ "white" or "black" for a side number as the games table stores it (0 = White, since 0.1)."""
+    return None if side is None else ("white" if side == 0 else "black")
 
 
 def describe_end(termination: str | None, winner: int | None) -> str:
@@ -49,10 +60,11 @@ def describe_end(termination: str | None, winner: int | None) -> str:
 
 
 def outcome_fields(outcome: Outcome | None) -> tuple[str, str | None, int | None]:
-    """(result, termination, winner) of a rules outcome, for storing."""
+    """(result, termination, winner) of a rules outcome, for storing: the winner as the games table
+    keeps it, a side number (0 = White)."""
     if outcome is None:
         return "*", None, None
-    winner = None if outcome.winner is None else int(outcome.winner)
+    winner = None if outcome.winner is None else side_index(outcome.winner)
     return outcome.result(), outcome.termination.value, winner
 
 
@@ -122,7 +134,7 @@ def position_view(board: Board) -> dict[str, Any]:
         "check": royal_squares(board) if outcome is None and board.is_check() else [],
         "result": result,
         "termination": termination,
-        "winner": color_name(winner),
+        "winner": side_name(winner),
         "reason": describe_end(termination, winner),
     }
 
@@ -132,10 +144,8 @@ def royal_squares(board: Board) -> list[str]:
     out = []
     for sq in range(board.geometry.size):
         found = board.piece_at(sq)
-        if found and int(found[1]) == board.turn:
-            kind = board.variant.pieces[board.variant.kind_of(found[0])]
-            if kind.royal:
-                out.append(board.geometry.square_name(sq))
+        if found and found.color == board.turn and found.kind is not None and found.kind.royal:
+            out.append(board.geometry.square_name(sq))
     return out
 
 
@@ -143,7 +153,7 @@ def _transform_target(board: Board, sq: int) -> str | None:
     found = board.piece_at(sq)
     if not found:
         return None
-    return board.variant.pieces[board.variant.kind_of(found[0])].transforms_to
+    return found.kind.transforms_to if found.kind is not None else None
 
 
 def _pulls(board: Board, legal: set[tuple[int, int]]) -> list[dict[str, str]]:
@@ -160,7 +170,7 @@ def _pulls(board: Board, legal: set[tuple[int, int]]) -> list[dict[str, str]]:
     out = []
     for sq in range(board.geometry.size):
         code = board.mailbox[sq]
-        if code < 0 or code & 1 != board.turn:
+        if code < 0 or code & 1 != board.side:
             continue
         rays = comp.pull_rays[code >> 1]
         if not rays:

@@ -16,7 +16,8 @@ arrives every `go` answers `bestmove 0000` with an `info string`: playing on fro
 before it, or from the moves up to the illegal one, would answer for a game the GUI is not playing.
 Chess960 is not offered: hordes' castling moves the king to the c and g files, written as a king
 move (e1g1), and its FENs name castling rights by KQkq only, so neither Shredder-FEN nor the
-king-takes-rook notation of UCI_Chess960 can be expressed.
+king-takes-rook notation of UCI_Chess960 can be expressed; a FEN whose castling rights only Chess960
+could mean (a rook or the king off its start square) is refused.
 """
 
 from __future__ import annotations
@@ -266,6 +267,9 @@ class UciEngine:
             if len(head) < 2:
                 raise HordesError("the FEN is missing")
             board = Board(self.variant, " ".join(head[1:]))
+            problem = _chess960_castling(board)
+            if problem is not None:
+                raise HordesError(f"{problem}: that is Chess960 castling, which hordes cannot play")
         else:
             raise HordesError(f"expected startpos or fen, not {head[0]!r}")
         for number, text in enumerate(moves, 1):
@@ -485,6 +489,30 @@ class UciEngine:
         "uci_limitstrength": _ignore,
         "uci_elo": _ignore,
     }
+
+
+def _chess960_castling(board: Board) -> str | None:
+    """What in a FEN's castling rights only Chess960 could mean, or None. hordes castles with the
+    king and rooks on their squares of the variant's start position; a right kept with either
+    elsewhere (an X-FEN of a Chess960 position) would be played as something else."""
+    if not board.castling:
+        return None
+    start = Board(board.variant)
+    geo = board.geometry
+    pieces = board.variant.pieces
+    rights = board.castling
+    while rights:
+        rook = (rights & -rights).bit_length() - 1
+        rights &= rights - 1
+        if not start.castling >> rook & 1:
+            return f"a castling right for the rook on {geo.square_name(rook)}, not a start square"
+        side = start.mailbox[rook] & 1  # a piece code is kind * 2 + side
+        first = rook - rook % geo.cols
+        for sq in range(first, first + geo.cols):
+            code = start.mailbox[sq]
+            if code >= 0 and code & 1 == side and pieces[code >> 1].royal and board.mailbox[sq] != code:
+                return f"a castling right with the king off {geo.square_name(sq)}"
+    return None
 
 
 class _PerftStopped(Exception):

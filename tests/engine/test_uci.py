@@ -134,6 +134,17 @@ def test_p8_a_refused_position_is_never_played_from(engine: UciClient) -> None:
     board = Board("chess")
     board.push_uci("d2d4")
     board.parse_uci(_collect(engine, "bestmove")[-1].split()[1])
+    # The same Chess960 position in X-FEN (KQkq): the rights would name the rooks on f1 and h1,
+    # and with a king on f1 castling short would read as the king's step f1g1.
+    for fen, what in (
+        ("bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - 0 1", "rook on f1"),
+        ("r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R4K1R w KQkq - 0 1", "king off e1"),
+    ):
+        engine.send(f"position fen {fen}")
+        engine.send("go depth 1")
+        lines = _collect(engine, "bestmove")
+        assert lines[-1] == "bestmove 0000"
+        assert any(line.startswith("info string position refused") and what in line for line in lines), lines
 
 
 def test_p8_chess960_is_not_offered_and_turning_it_on_is_an_error(engine: UciClient) -> None:

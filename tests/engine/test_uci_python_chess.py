@@ -84,7 +84,7 @@ def test_p8_analyse_multipv_3_gives_three_distinct_ordered_lines() -> None:
 def test_p8_play_on_a_clock_returns_a_legal_move() -> None:
     board = chess.Board()
     board.push_san("e4")
-    limit = chess.engine.Limit(white_clock=5.0, black_clock=5.0, white_inc=0.1, black_inc=0.1)
+    limit = chess.engine.Limit(white_clock=2.0, black_clock=2.0, white_inc=0.05, black_inc=0.05)
     with hordes_engine() as engine:
         for _ in range(2):
             result = engine.play(board, limit)

@@ -247,9 +247,12 @@ class UciEngine:
         """Set up the position, or refuse it as a whole: then `go` answers `bestmove 0000`."""
         try:
             self.board = self._parse_position(args)
-        except HordesError as exc:
-            self._bad_position = str(exc)
-            self.info(f"position refused: {exc}; go answers bestmove 0000 until a valid position")
+        except Exception as exc:  # a bug in reading it must not leave the old position in play either
+            reason = str(exc)
+            if not isinstance(exc, HordesError):
+                reason = f"internal error: {type(exc).__name__}: {exc}"
+            self._bad_position = reason
+            self.info(f"position refused: {reason}; go answers bestmove 0000 until a valid position")
             return
         self._bad_position = None
 

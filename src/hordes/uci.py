@@ -7,8 +7,17 @@ moves are answered with `info string <what was wrong>`, and the engine keeps its
 it could not apply one.
 
 Conventions followed (those of Stockfish and Fairy-Stockfish, which cutechess and fairyfishnet expect):
-option names are case-insensitive; `position` applies the moves up to the first illegal one; a search
-with no legal move answers `bestmove (none)`; `d` prints the board with a `Fen:` line.
+option names are case-insensitive; a search with no legal move answers `bestmove (none)`; `d` prints
+the board with a `Fen:` line; `MultiPV` N prints N lines per depth (`multipv 1` is the move played);
+`UCI_ShowWDL` adds `wdl W D L` from the mapping in hordes.engine.limits.wdl_of.
+
+A `position` the engine cannot take (a bad FEN, an illegal move) is reported, and until a good one
+arrives every `go` answers `bestmove 0000` with an `info string`: playing on from the position
+before it, or from the moves up to the illegal one, would answer for a game the GUI is not playing.
+Chess960 is not offered: hordes' castling moves the king to the c and g files, written as a king
+move (e1g1), and its FENs name castling rights by KQkq only, so neither Shredder-FEN nor the
+king-takes-rook notation of UCI_Chess960 can be expressed; a FEN whose castling rights only Chess960
+could mean (a rook or the king off its start square) is refused.
 """
 
 from __future__ import annotations
@@ -27,7 +36,7 @@ from hordes.core.position import Board, Move
 from hordes.core.rules import Variant
 from hordes.engine.evaluate import evaluator
 from hordes.engine.levels import MAX_LEVEL, MIN_LEVEL, level, think
-from hordes.engine.limits import Limits
+from hordes.engine.limits import Info, Limits
 from hordes.engine.search import Searcher
 from hordes.errors import HordesError
 from hordes.variants import add_variant_path, builtin_variants, load_variant
@@ -38,6 +47,9 @@ DEFAULT_HASH = 16
 MAX_HASH = 4096
 # `go perft` looks at `stop` before each subtree of this many plies (about 10 ms of counting).
 PERFT_STOP_PLIES = 3
+# Each MultiPV line is a search of its own over the remaining root moves: beyond a few dozen lines
+# the deeper ones cost more than they tell.
+MAX_MULTIPV = 32
 
 
 @dataclass
@@ -45,6 +57,8 @@ class _Options:
     skill: int = MAX_LEVEL
     hash_mb: int = DEFAULT_HASH
     overhead_ms: int = 30
+    multipv: int = 1
+    show_wdl: bool = False
 
 
 class UciEngine:
@@ -63,6 +77,7 @@ class UciEngine:
         self._counting = False  # the worker thread runs `go perft`, not a search
         self._stop = threading.Event()
         self._answered = threading.Event()  # set by the search thread just before it sends bestmove
+        self._bad_position: str | None = None  # why the last `position` was refused (go answers 0000)
 
     # ----- output ------------------------------------------------------------------------------
     def send(self, line: str) -> None:
@@ -119,7 +134,8 @@ class UciEngine:
         self.send("option name Clear Hash type button")
         self.send("option name Move Overhead type spin default 30 min 0 max 5000")
         self.send("option name Threads type spin default 1 min 1 max 1")
-        self.send("option name UCI_Chess960 type check default false")
+        self.send(f"option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}")
+        self.send("option name UCI_ShowWDL type check default false")
         self.send("uciok")
 
     def _variant_option(self) -> str:
@@ -136,6 +152,7 @@ class UciEngine:
         self._halt()
         self.searcher.new_game()
         self.board = Board(self.variant)
+        self._bad_position = None
 
     def _setoption(self, args: list[str]) -> None:
         if not args or args[0].lower() != "name":
@@ -167,6 +184,7 @@ class UciEngine:
                 return
         self.variant = variant
         self.board = Board(variant)
+        self._bad_position = None
         self.info(f"variant {variant.slug} startpos {variant.start_fen}")
 
     def _set_variant_path(self, value: str) -> None:
@@ -201,9 +219,23 @@ class UciEngine:
         if _int(value, "Threads") != 1:
             self.info("only one search thread is supported; Threads stays 1")
 
+    def _set_multipv(self, value: str) -> None:
+        number = _int(value, "MultiPV")
+        clamped = max(1, min(MAX_MULTIPV, number))
+        if clamped != number:
+            self.info(f"MultiPV {number} is outside 1..{MAX_MULTIPV}; using {clamped}")
+        self.options.multipv = clamped
+
+    def _set_show_wdl(self, value: str) -> None:
+        self.options.show_wdl = _check(value, "UCI_ShowWDL")
+
     def _set_chess960(self, value: str) -> None:
-        if value.strip().lower() == "true":
-            self.info("UCI_Chess960 is not supported; castling follows each variant's rules")
+        # Not advertised (see the module's docstring); `false`, as fairyfishnet sends it, is accepted.
+        if _check(value, "UCI_Chess960"):
+            self.info(
+                "error: UCI_Chess960 is not supported (castling rights are KQkq only and castling is "
+                "written as a king move such as e1g1); the option stays false"
+            )
 
     def _clear_hash(self, value: str) -> None:
         self.searcher.tt.clear()
@@ -212,6 +244,19 @@ class UciEngine:
         pass
 
     def _position(self, args: list[str]) -> None:
+        """Set up the position, or refuse it as a whole: then `go` answers `bestmove 0000`."""
+        try:
+            self.board = self._parse_position(args)
+        except Exception as exc:  # a bug in reading it must not leave the old position in play either
+            reason = str(exc)
+            if not isinstance(exc, HordesError):
+                reason = f"internal error: {type(exc).__name__}: {exc}"
+            self._bad_position = reason
+            self.info(f"position refused: {reason}; go answers bestmove 0000 until a valid position")
+            return
+        self._bad_position = None
+
+    def _parse_position(self, args: list[str]) -> Board:
         if not args:
             raise HordesError("expected: position startpos|fen <fen> [moves <move>...]")
         lowered = [a.lower() for a in args]
@@ -223,21 +268,30 @@ class UciEngine:
             board = Board(self.variant)
         elif head[0].lower() == "fen":
             if len(head) < 2:
-                raise HordesError("position fen: the FEN is missing")
+                raise HordesError("the FEN is missing")
             board = Board(self.variant, " ".join(head[1:]))
+            problem = _chess960_castling(board)
+            if problem is not None:
+                raise HordesError(f"{problem}: that is Chess960 castling, which hordes cannot play")
         else:
-            raise HordesError(f"position: expected startpos or fen, not {head[0]!r}")
-        self.board = board
-        for text in moves:
+            raise HordesError(f"expected startpos or fen, not {head[0]!r}")
+        for number, text in enumerate(moves, 1):
             try:
                 board.push_uci(text)
             except HordesError as exc:
-                self.info(f"position: {exc}; moves after it were ignored")
-                break
+                raise HordesError(f"move {number} ({text!r}): {exc}") from None
+        return board
 
     def _go(self, args: list[str]) -> None:
         if self._searching():
             self.info("go ignored: already searching (send stop first)")
+            return
+        if self._bad_position is not None:
+            if args and args[0] == "perft":
+                self.info(f"go perft: no valid position ({self._bad_position})")
+            else:
+                self.info(f"go: no valid position ({self._bad_position}); answering bestmove 0000")
+                self.send("bestmove 0000")
             return
         if args and args[0] == "perft":
             depth = _int(args[1], "go perft") if len(args) > 1 else 1
@@ -258,7 +312,7 @@ class UciEngine:
         self._thread.start()
 
     def _limits(self, args: list[str]) -> Limits:
-        limits = Limits(overhead=self.options.overhead_ms / 1000)
+        limits = Limits(overhead=self.options.overhead_ms / 1000, multipv=self.options.multipv)
         i = 0
         numeric = {"wtime", "btime", "winc", "binc", "movestogo", "depth", "nodes", "movetime", "mate"}
         while i < len(args):
@@ -300,7 +354,7 @@ class UciEngine:
                 level(self.options.skill),
                 limits,
                 rng=self.rng,
-                on_info=lambda info: self.send(info.uci(board.uci)),
+                on_info=lambda info: self._send_lines(board, info),
             )
         except Exception as exc:  # report, and still answer with a legal move
             self.info(f"search failed: {type(exc).__name__}: {exc}")
@@ -316,6 +370,11 @@ class UciEngine:
         ponder = last.pv[1] if last is not None and len(last.pv) > 1 and last.pv[0] == move else None
         text = f"bestmove {board.uci(move)}" + (f" ponder {board.uci(ponder)}" if ponder else "")
         self.send(text)
+
+    def _send_lines(self, board: Board, info: Info) -> None:
+        """One `info` line per MultiPV line, best first."""
+        for line in info.lines:
+            self.send(line.uci(board.uci, show_wdl=self.options.show_wdl))
 
     def _searching(self) -> bool:
         """Is a search running? A thread that has answered (or is about to) is finished: it is joined,
@@ -368,6 +427,8 @@ class UciEngine:
         self.send(f"Nodes searched: {total}")
 
     def _d(self, args: list[str]) -> None:
+        if self._bad_position is not None:
+            self.info(f"the last position was refused ({self._bad_position}); this is the one before it")
         b = self.board
         geo = b.geometry
         line = " +" + "---+" * geo.cols
@@ -420,15 +481,40 @@ class UciEngine:
         "move overhead": _set_overhead,
         "threads": _set_threads,
         "uci_chess960": _set_chess960,
+        "multipv": _set_multipv,
+        "uci_showwdl": _set_show_wdl,
         # Sent by GUIs and fairyfishnet; accepted and without effect here.
         "ponder": _ignore,
         "uci_analysemode": _ignore,
-        "multipv": _ignore,
         "evalfile": _ignore,
         "use nnue": _ignore,
         "uci_limitstrength": _ignore,
         "uci_elo": _ignore,
     }
+
+
+def _chess960_castling(board: Board) -> str | None:
+    """What in a FEN's castling rights only Chess960 could mean, or None. hordes castles with the
+    king and rooks on their squares of the variant's start position; a right kept with either
+    elsewhere (an X-FEN of a Chess960 position) would be played as something else."""
+    if not board.castling:
+        return None
+    start = Board(board.variant)
+    geo = board.geometry
+    pieces = board.variant.pieces
+    rights = board.castling
+    while rights:
+        rook = (rights & -rights).bit_length() - 1
+        rights &= rights - 1
+        if not start.castling >> rook & 1:
+            return f"a castling right for the rook on {geo.square_name(rook)}, not a start square"
+        side = start.mailbox[rook] & 1  # a piece code is kind * 2 + side
+        first = rook - rook % geo.cols
+        for sq in range(first, first + geo.cols):
+            code = start.mailbox[sq]
+            if code >= 0 and code & 1 == side and pieces[code >> 1].royal and board.mailbox[sq] != code:
+                return f"a castling right with the king off {geo.square_name(sq)}"
+    return None
 
 
 class _PerftStopped(Exception):
@@ -447,6 +533,14 @@ def _stoppable_perft(board: Board, depth: int, stop: threading.Event) -> int:
         total += _stoppable_perft(board, depth - 1, stop)
         board.pop()
     return total
+
+
+def _check(text: str, what: str) -> bool:
+    """A UCI check option's value: true or false (any case)."""
+    word = text.strip().lower()
+    if word not in ("true", "false"):
+        raise HordesError(f"{what}: expected true or false, not {text.strip()!r}")
+    return word == "true"
 
 
 def _int(text: str, what: str) -> int:

@@ -100,13 +100,109 @@ def test_malformed_input_is_answered_and_survived(engine: UciClient) -> None:
     board.parse_uci(lines[-1].split()[1])
 
 
-def test_illegal_move_keeps_the_moves_before_it(engine: UciClient) -> None:
+def test_p8_illegal_move_refuses_the_whole_position(engine: UciClient) -> None:
+    """An illegal move in `position ... moves` refuses the command: the engine names the move and
+    answers `go` with bestmove 0000 rather than play from the moves before it (once the rule)."""
     engine.send("position startpos moves e2e4 e7e5 e1e3 g1f3")
-    engine.send("d")
     engine.send("isready")
     lines = _collect(engine, "readyok")
-    assert any("e1e3" in line and line.startswith("info string") for line in lines)
-    assert "Fen: rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2" in lines
+    assert any("e1e3" in line and "move 3" in line and line.startswith("info string") for line in lines)
+    engine.send("go depth 2")
+    lines = _collect(engine, "bestmove")
+    assert lines[-1] == "bestmove 0000" and any("no valid position" in line for line in lines)
+
+
+def test_p8_a_refused_position_is_never_played_from(engine: UciClient) -> None:
+    """Once the engine played from the previous position after refusing a FEN. Now a refused
+    position (here a Chess960 one in Shredder-FEN) leaves `go` answering bestmove 0000, `go perft`
+    counting nothing, until a valid position arrives."""
+    engine.send("position startpos moves e2e4")
+    engine.send("position fen bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1")
+    engine.send("isready")
+    lines = _collect(engine, "readyok")
+    assert any(line.startswith("info string position refused") and "castling" in line for line in lines)
+    for _ in range(2):  # it stays refused
+        engine.send("go depth 2")
+        assert _collect(engine, "bestmove")[-1] == "bestmove 0000"
+    engine.send("go perft 2")
+    engine.send("isready")
+    lines = _collect(engine, "readyok")
+    assert any(line.startswith("info string go perft: no valid position") for line in lines)
+    assert not any(line.startswith("Nodes searched") for line in lines)
+    engine.send("position startpos moves d2d4")
+    engine.send("go depth 1")
+    board = Board("chess")
+    board.push_uci("d2d4")
+    board.parse_uci(_collect(engine, "bestmove")[-1].split()[1])
+    # The same Chess960 position in X-FEN (KQkq): the rights would name the rooks on f1 and h1,
+    # and with a king on f1 castling short would read as the king's step f1g1.
+    for fen, what in (
+        ("bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - 0 1", "rook on f1"),
+        ("r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R4K1R w KQkq - 0 1", "king off e1"),
+    ):
+        engine.send(f"position fen {fen}")
+        engine.send("go depth 1")
+        lines = _collect(engine, "bestmove")
+        assert lines[-1] == "bestmove 0000"
+        assert any(line.startswith("info string position refused") and what in line for line in lines), lines
+
+
+def test_p8_chess960_is_not_offered_and_turning_it_on_is_an_error(engine: UciClient) -> None:
+    assert "uci_chess960" not in engine.option_names
+    engine.send("setoption name UCI_Chess960 value false")  # fairyfishnet sends this: accepted quietly
+    engine.send("setoption name UCI_Chess960 value true")
+    engine.send("isready")
+    lines = _collect(engine, "readyok")
+    assert len([line for line in lines if line.startswith("info string")]) == 1
+    assert any(line.startswith("info string error: UCI_Chess960 is not supported") for line in lines)
+
+
+def _multipv_lines(lines: list[str], depth: int) -> dict[int, list[str]]:
+    """rank -> tokens of the `info depth <depth> ... multipv <rank>` lines."""
+    out = {}
+    for line in lines:
+        tokens = line.split()
+        if tokens[:3] == ["info", "depth", str(depth)] and "multipv" in tokens:
+            out[int(tokens[tokens.index("multipv") + 1])] = tokens
+    return out
+
+
+def test_p8_multipv_in_a_variant(engine: UciClient) -> None:
+    """MultiPV 3 in Orda: at each depth three lines with distinct first moves, best score first;
+    the move played is line 1. Back to MultiPV 1, a single line per depth."""
+    engine.send("setoption name UCI_Variant value orda")
+    engine.send("setoption name MultiPV value 3")
+    engine.send("position startpos moves e2e4")
+    engine.send("go depth 3")
+    lines = _collect(engine, "bestmove")
+    board = Board("orda")
+    board.push_uci("e2e4")
+    for depth in (1, 2, 3):
+        ranked = _multipv_lines(lines, depth)
+        assert sorted(ranked) == [1, 2, 3], lines
+        firsts = [ranked[k][ranked[k].index("pv") + 1] for k in (1, 2, 3)]
+        assert len(set(firsts)) == 3 and all(board.parse_uci(m) for m in firsts)
+        scores = [int(ranked[k][ranked[k].index("cp") + 1]) for k in (1, 2, 3)]
+        assert scores == sorted(scores, reverse=True), lines
+    assert lines[-1].split()[1] == _multipv_lines(lines, 3)[1][_multipv_lines(lines, 3)[1].index("pv") + 1]
+    engine.send("setoption name MultiPV value 1")
+    engine.send("go depth 2")
+    lines = _collect(engine, "bestmove")
+    assert sorted(_multipv_lines(lines, 2)) == [1]
+    engine.send("setoption name MultiPV value 500")
+    engine.send("isready")
+    assert any("MultiPV 500 is outside 1..32" in line for line in _collect(engine, "readyok"))
+
+
+def test_p8_show_wdl_adds_wdl_to_the_info_lines(engine: UciClient) -> None:
+    engine.send("setoption name UCI_ShowWDL value true")
+    engine.send("position startpos")
+    engine.send("go depth 2")
+    infos = [line.split() for line in _collect(engine, "bestmove") if line.startswith("info depth")]
+    assert infos
+    for tokens in infos:
+        at = tokens.index("wdl")
+        assert sum(int(x) for x in tokens[at + 1 : at + 4]) == 1000
 
 
 def test_stop_during_go_infinite(engine: UciClient) -> None:

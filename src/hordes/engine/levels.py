@@ -53,19 +53,20 @@ def level(number: int) -> Level:
 
 
 def capped(lv: Level, limits: Limits) -> Limits:
-    """The caller's limits, tightened by the level's caps (an infinite search stays infinite in time)."""
+    """The caller's limits, tightened by the level's caps (an infinite search stays infinite in time).
+    The level's time is a ceiling (`max_time`), not a time to use up as a movetime is."""
 
     def low(a: float | None, b: float | None) -> float | None:
         return b if a is None else a if b is None else min(a, b)
 
     depth = low(limits.depth, lv.depth)
     nodes = low(limits.nodes, lv.nodes)
-    movetime = limits.movetime if limits.infinite else low(limits.movetime, lv.movetime)
+    max_time = limits.max_time if limits.infinite else low(limits.max_time, lv.movetime)
     return replace(
         limits,
         depth=int(depth) if depth is not None else None,
         nodes=int(nodes) if nodes is not None else None,
-        movetime=movetime,
+        max_time=max_time,
     )
 
 

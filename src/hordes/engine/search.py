@@ -4,6 +4,8 @@ Iterative deepening with principal-variation search, a transposition table (look
 too), quiescence on captures, promotions and camp-reaching moves, null-move pruning, late-move
 reductions, futility pruning and check extensions. Move ordering: hash move, captures by value
 gained (an owner-changing capture costs the capturer twice its value), killers, history.
+MultiPV (`Limits.multipv`) searches the root once per line, each time without the moves of the
+lines before it.
 
 The game's end is judged the way `Board.outcome()` judges it, generically: campmate, no legal move
 (checkmate, or the document's stalemate rule), repetition (a draw, or a loss for the player who
@@ -25,6 +27,7 @@ import time
 from collections import defaultdict
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
+from dataclasses import replace
 from typing import Any
 
 from hordes.core import movegen
@@ -208,7 +211,7 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
     noise_span = 2 * noise + 1
 
     start = time.perf_counter()
-    soft, hard = limits.budget(b.side)
+    soft, hard = limits.budget(b.turn)
     hard_deadline = start + hard if hard is not None else None
     node_limit = limits.nodes
     max_depth = min(limits.depth or MAX_DEPTH, MAX_DEPTH)
@@ -741,78 +744,113 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
     best_score = -INF
     last_info: Info | None = None
     window = max(1, pawn_unit // 3)
+    # MultiPV: line k is the best of the root moves left after lines 1..k-1 (Stockfish's way); one
+    # line is the plain search. `lines` holds the last completed depth's (score, pv), best first;
+    # after each depth root_moves starts with those lines' moves in that order.
+    pv_count = max(1, min(limits.multipv, len(root_moves)))
+    lines: list[tuple[int, list[int]]] = []
     for depth in range(1, max_depth + 1):
         seldepth = 0
         root_depth = depth
-        # Aspiration: expect a score near the last one; widen the window on the side that failed.
-        if depth >= 4 and abs(best_score) < MATE_BOUND:
-            lo, hi = best_score - window, best_score + window
-        else:
-            lo, hi = -INF, INF
+        done: list[tuple[int, list[int]]] = []  # the lines this depth has finished, in search order
         iter_best = 0
         iter_score = -INF
         iter_pv: list[int] = []
         try:
             with _gc_paused():
-                while True:
-                    alpha, beta = lo, hi
-                    found = False
-                    for i, m in enumerate(root_moves):
-                        frm = m & SQ
-                        to = m >> TO & SQ
-                        bf = mailbox[frm]
-                        bt = mailbox[to]
-                        push(m)
-                        gives = in_check(b, b.side)
-                        child = child_packed(m, root_packed, bf, bt)
-                        nd = depth - 1 + (1 if gives else 0)
-                        pv_table[1] = []
-                        if i == 0:
-                            score = -negamax(nd, -beta, -alpha, 1, child, gives, True)
-                        else:
-                            score = -negamax(nd, -alpha - 1, -alpha, 1, child, gives, True)
-                            if alpha < score < beta:
+                for first in range(pv_count):
+                    expected = lines[first][0] if first < len(lines) else -INF
+                    # Aspiration: expect a score near the last one; widen the window on the side that failed.
+                    if depth >= 4 and abs(expected) < MATE_BOUND:
+                        lo, hi = expected - window, expected + window
+                    else:
+                        lo, hi = -INF, INF
+                    iter_best = 0
+                    iter_score = -INF
+                    iter_pv = []
+                    while True:
+                        alpha, beta = lo, hi
+                        found = False
+                        for i in range(first, len(root_moves)):
+                            m = root_moves[i]
+                            frm = m & SQ
+                            to = m >> TO & SQ
+                            bf = mailbox[frm]
+                            bt = mailbox[to]
+                            push(m)
+                            gives = in_check(b, b.side)
+                            child = child_packed(m, root_packed, bf, bt)
+                            nd = depth - 1 + (1 if gives else 0)
+                            pv_table[1] = []
+                            if i == first:
                                 score = -negamax(nd, -beta, -alpha, 1, child, gives, True)
-                        pop()
-                        if score > alpha:
-                            alpha = score
-                            iter_best, iter_score, found = m, score, True
-                            iter_pv = [m, *pv_table[1]]
-                            if score >= beta:
-                                break
-                    if not found:  # failed low: every move is worse than expected
-                        lo = -INF if lo - 4 * window < best_score - 12 * window else lo - 4 * window
-                        continue
-                    if iter_score >= hi:  # failed high: this move is better than expected
-                        hi = INF if hi + 4 * window > best_score + 12 * window else hi + 4 * window
-                        root_moves.remove(iter_best)
-                        root_moves.insert(0, iter_best)
-                        continue
-                    break
+                            else:
+                                score = -negamax(nd, -alpha - 1, -alpha, 1, child, gives, True)
+                                if alpha < score < beta:
+                                    score = -negamax(nd, -beta, -alpha, 1, child, gives, True)
+                            pop()
+                            if score > alpha:
+                                alpha = score
+                                iter_best, iter_score, found = m, score, True
+                                iter_pv = [m, *pv_table[1]]
+                                if score >= beta:
+                                    break
+                        if not found:  # failed low: every move is worse than expected
+                            lo = -INF if lo - 4 * window < expected - 12 * window else lo - 4 * window
+                            continue
+                        if iter_score >= hi:  # failed high: this move is better than expected
+                            hi = INF if hi + 4 * window > expected + 12 * window else hi + 4 * window
+                            root_moves.remove(iter_best)
+                            root_moves.insert(first, iter_best)
+                            continue
+                        break
+                    root_moves.remove(iter_best)
+                    root_moves.insert(first, iter_best)
+                    done.append((iter_score, iter_pv))
+                    iter_best = 0
         except _Abort:
-            # Keep what the unfinished iteration proved: its best move, if it found one.
-            if iter_best:
-                best_pv, best_score = iter_pv, iter_score
+            # Keep what the unfinished depth proved: the lines it finished, and the best move of the
+            # line it was searching, if it found one; the other lines stay as the last depth left them.
+            fresh = _ranked(done + ([(iter_score, iter_pv)] if iter_best else []))
+            if fresh:
+                best_score, best_pv = fresh[0]
             elif last_info is None:
                 # Stopped before any move was searched to the end: play the best-ordered move.
                 best_pv, best_score = [root_moves[0]], static(root_packed)
             elapsed = time.perf_counter() - start
-            if last_info is None or iter_best:
-                yield _info(
-                    pristine, depth, seldepth, best_score, nodes, elapsed, best_pv, False, pawn_unit, tt
+            if last_info is None or fresh:
+                taken = {pv[0] for _, pv in fresh}
+                older = [line for line in lines if line[1][0] not in taken]
+                reported = fresh or [(best_score, best_pv)]
+                yield _report(
+                    pristine,
+                    [(depth, s, pv) for s, pv in reported] + [(depth - 1, s, pv) for s, pv in older],
+                    seldepth,
+                    nodes,
+                    elapsed,
+                    False,
+                    pawn_unit,
+                    tt,
+                    pv_count,
                 )
             return
-        best_pv, best_score = iter_pv, iter_score
-        root_moves.remove(iter_best)
-        root_moves.insert(0, iter_best)
-        tt_put(b.zobrist_hash(), (depth, EXACT, best_score, iter_best))
+        if pv_count > 1:
+            # Line k's search cannot see the moves of lines 1..k-1, so a later line may score higher;
+            # rank them by score (a stable sort keeps the search's order between equals).
+            done = _ranked(done)
+            root_moves[:pv_count] = [pv[0] for _, pv in done]
+        lines = done
+        best_score, best_pv = lines[0]
+        tt_put(b.zobrist_hash(), (depth, EXACT, best_score, best_pv[0]))
         elapsed = time.perf_counter() - start
-        last_info = _info(b, depth, seldepth, best_score, nodes, elapsed, best_pv, True, pawn_unit, tt)
+        last_info = _report(
+            b, [(depth, s, pv) for s, pv in lines], seldepth, nodes, elapsed, True, pawn_unit, tt, pv_count
+        )
         yield last_info
         if limits.stopped() or (node_limit is not None and nodes >= node_limit):
             return
-        if soft is not None and elapsed >= soft * 0.6:
-            return  # the next iteration would most likely not finish in time
+        if soft is not None and elapsed >= soft:
+            return  # a clock's share is (nearly) spent, or a movetime is used up
         if abs(best_score) > MATE_BOUND and depth >= MATE - abs(best_score) + 2 and not limits.infinite:
             return  # a forced result is proved; deeper search will not change it
         if len(root_moves) == 1 and soft is not None and depth >= 4:
@@ -865,30 +903,43 @@ def _cp(score: int, pawn_unit: int) -> int:
     return score * 100 // pawn_unit if abs(score) <= MATE_BOUND else (100000 if score > 0 else -100000)
 
 
-def _info(
+def _ranked(lines: list[tuple[int, list[int]]]) -> list[tuple[int, list[int]]]:
+    """MultiPV lines best score first; equal scores keep their order."""
+    return sorted(lines, key=lambda line: -line[0])
+
+
+def _report(
     b: Board,
-    depth: int,
+    lines: list[tuple[int, int, list[int]]],
     seldepth: int,
-    score: int,
     nodes: int,
     elapsed: float,
-    pv: list[int],
     complete: bool,
     pawn_unit: int,
     tt: TranspositionTable,
+    wanted: int,
 ) -> Info:
-    moves = _legal_line(b, pv)
-    return Info(
-        depth,
-        max(seldepth, depth),
-        score,
-        _cp(score, pawn_unit),
-        nodes,
-        elapsed,
-        moves,
-        complete,
-        tt.hashfull(),
-    )
+    """The Info of line 1, carrying lines 2..`wanted` as its alternatives; `lines` holds (depth,
+    score, pv) best first (a line an unfinished depth did not reach keeps the depth before)."""
+    hashfull = tt.hashfull()
+    infos = [
+        Info(
+            depth,
+            max(seldepth, depth),
+            score,
+            _cp(score, pawn_unit),
+            nodes,
+            elapsed,
+            _legal_line(b, pv),
+            complete,
+            hashfull,
+            rank,
+        )
+        for rank, (depth, score, pv) in enumerate(lines[:wanted], 1)
+    ]
+    if len(infos) == 1:
+        return infos[0]
+    return replace(infos[0], alternatives=tuple(infos[1:]))
 
 
 def _legal_line(b: Board, pv: list[int]) -> tuple[Move, ...]:

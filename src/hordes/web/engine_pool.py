@@ -66,7 +66,7 @@ def engine_move(
     if board.outcome() is not None:
         return None
     move, _info = think(
-        _get_searcher(), board, level(level_number), Limits(movetime=movetime), rng=random.Random(seed)
+        _get_searcher(), board, level(level_number), Limits(max_time=movetime), rng=random.Random(seed)
     )
     if move is None:  # a search cut off before depth 1: any legal move beats hanging
         move = next(iter(board.legal_moves), None)
@@ -90,7 +90,7 @@ def analyse(
         out["over"] = outcome.result()
         return out
     last = None
-    for info in _get_searcher().search(board, Limits(movetime=movetime, depth=depth)):
+    for info in _get_searcher().search(board, Limits(max_time=movetime, depth=depth)):  # a cap, not a target
         last = info
     if last is None:
         return out

@@ -8,6 +8,7 @@ import sys
 import time
 from collections.abc import Sequence
 
+from hordes._version import __version__
 from hordes.core.position import Board
 from hordes.core.rules import Variant
 from hordes.errors import HordesError, VariantError, quoted
@@ -86,6 +87,7 @@ COMMAND_MODULES: tuple[str, ...] = (
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="hordes", description="Chess variants: rules, notation and engine.")
+    parser.add_argument("--version", action="version", version=f"hordes {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     p = sub.add_parser("variants", help="list the built-in variants")
     p.set_defaults(func=_cmd_variants)

@@ -1,4 +1,23 @@
-"""The Board: a position of any variant, with push/pop, FEN, Zobrist hash and game outcome."""
+"""The Board: a position of any variant, with push/pop, FEN, Zobrist hash and game outcome.
+
+>>> from hordes import Board
+>>> board = Board("chess")  # a variant's name, a path to a document, or a Variant
+>>> board.push_uci("e2e4")
+Move.from_uci('e2e4')
+>>> board.fen()
+'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1'
+>>> board.pop()
+Move.from_uci('e2e4')
+>>> board.legal_moves.count(), board.is_check(), board.outcome()
+(20, False, None)
+
+Squares are numbers, rank by rank from a1 = 0: on a board of `cols` files the square of file `f`
+and rank `r` (both from 0) is `r * cols + f`, so chess squares match python-chess's. A `Move` holds
+its from and to squares and a promotion letter; `Board.legal_moves` lists the legal ones lazily,
+`push` and `pop` play and take back, `parse_uci` and `push_uci` read UCI text (SAN is read and
+written by `hordes.notation.san`). `Board.outcome` says how the game ended by the variant's rules
+(checkmate, stalemate, campmate, repetition, the n-move rule, ...) or None while it goes on.
+"""
 
 from __future__ import annotations
 

@@ -89,6 +89,8 @@ _DEFAULT_GEOMETRY = geometry(8, 8)
 
 
 class Termination(Enum):
+    """Why a game ended (`Outcome.termination`); the value is the reason in words."""
+
     CHECKMATE = "checkmate"
     STALEMATE = "stalemate"
     CAMPMATE = "campmate"
@@ -102,6 +104,8 @@ class Termination(Enum):
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
+    """How a game ended: the reason and the winner, None for a draw."""
+
     termination: Termination
     winner: Color | None
 
@@ -162,6 +166,7 @@ class Board:
 
     # ----- state -----------------------------------------------------------------------------
     def set_fen(self, fen: str) -> None:
+        """Set up the position of a FEN (the move stack is cleared); InvalidFenError if it is not one."""
         setup = parse_fen(self.variant, fen)
         self._load(setup)
         if movegen.in_check(self, self.turn ^ 1):
@@ -214,9 +219,11 @@ class Board:
 
     @property
     def legal_moves(self) -> LegalMoves:
+        """The legal moves of the side to move, generated when asked for."""
         return LegalMoves(self)
 
     def copy(self, *, stack: bool = True) -> Board:
+        """An independent board in the same position, with the moves played so far unless `stack=False`."""
         new = Board.__new__(Board)
         new.variant = self.variant
         new.compiled = self.compiled
@@ -236,6 +243,7 @@ class Board:
         return new
 
     def zobrist_hash(self) -> int:
+        """A 64-bit hash of the position (placement, side to move, castling, en passant square)."""
         return self._hash
 
     def __eq__(self, other: object) -> bool:
@@ -260,6 +268,7 @@ class Board:
 
     # ----- FEN ---------------------------------------------------------------------------------
     def board_fen(self) -> str:
+        """The placement part of the FEN."""
         return board_fen(self.variant, self.mailbox)
 
     def castling_fen(self) -> str:
@@ -279,6 +288,7 @@ class Board:
         return out or "-"
 
     def fen(self) -> str:
+        """The position as FEN: placement, side to move, castling, en passant, clocks."""
         ep = self.geometry.square_name(self.ep_square) if self.ep_square >= 0 else "-"
         turn = "w" if self.turn == 0 else "b"
         return f"{self.board_fen()} {turn} {self.castling_fen()} {ep} {self.halfmove} {self.fullmove}"
@@ -303,6 +313,7 @@ class Board:
         return None
 
     def is_legal(self, move: Move) -> bool:
+        """Whether `move` is legal in this position."""
         return self._find(move) is not None
 
     def parse_uci(self, text: str) -> Move:
@@ -316,9 +327,11 @@ class Board:
         return self.int_to_move(m)
 
     def uci(self, move: Move) -> str:
+        """A move in UCI text, with this board's square names."""
         return Move(move.from_square, move.to_square, move.promotion, self.geometry).uci()
 
     def push_uci(self, text: str) -> Move:
+        """Read a UCI move (as `parse_uci`), play it and return it."""
         move = self.parse_uci(text)
         self.push(move)
         return move
@@ -337,6 +350,7 @@ class Board:
         return self.int_to_move(self.pop_int())
 
     def peek(self) -> Move:
+        """The last move played (IndexError if none)."""
         if not self._stack:
             raise IndexError("no move has been played")
         return self.int_to_move(self._stack[-1][0])
@@ -605,9 +619,11 @@ class Board:
         return None
 
     def is_game_over(self) -> bool:
+        """Whether the game has ended by rule (see `outcome`)."""
         return self.outcome() is not None
 
     def result(self) -> str:
+        """The game's result as PGN writes it: "1-0", "0-1", "1/2-1/2", or "*" while it goes on."""
         out = self.outcome()
         return out.result() if out else "*"
 

@@ -64,7 +64,7 @@ def main(argv: list[str] | None = None) -> int:
     for problem in problems:
         print(f"api docs: {problem}", file=sys.stderr)
     if problems:
-        print(f"api docs: {len(problems)} warnings; fix the docstrings above", file=sys.stderr)
+        print(f"api docs: failed with {len(problems)} warning(s), listed above", file=sys.stderr)
         return 1
     print(f"api docs: {args.out / 'index.html'}")
     return 0

@@ -99,6 +99,9 @@ class _Commands:
             kwargs["description"] = summary[:1].upper() + summary[1:] + "."
         return self._action.add_parser(name, **kwargs)
 
+    def __getattr__(self, name: str) -> Any:  # everything else as argparse has it
+        return getattr(self._action, name)
+
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="hordes", description="Chess variants: rules, notation and engine.")

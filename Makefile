@@ -5,9 +5,10 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck pytest bench clean frontend chromium
+.PHONY: run test lint typecheck docs pytest bench clean frontend chromium
 
-$(STAMP): pyproject.toml
+# The installed metadata carries the version, which lives in src/hordes/_version.py.
+$(STAMP): pyproject.toml src/hordes/_version.py
 	@# Debian packages some tests need; installed as root when absent (CI and fresh machines).
 	@# Debian puts the engine in /usr/games, which root's PATH does not list: look there too.
 	@command -v fairy-stockfish >/dev/null || test -x /usr/games/fairy-stockfish || { [ "$$(id -u)" = 0 ] && (apt-get update -qq && apt-get install -y -qq fairy-stockfish) >/dev/null 2>&1; } || echo "warning: could not install fairy-stockfish"
@@ -41,13 +42,18 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy --strict src/hordes
 
+# The API reference, generated from the docstrings by pdoc, in build/api/ (not committed; open
+# build/api/index.html). Any warning from pdoc fails it, so `make test` catches a broken docstring.
+docs: $(STAMP)
+	$(BIN)/python tools/api_docs.py --out build/api
+
 pytest: $(STAMP) $(NODE_MODULES) chromium
 	$(BIN)/pytest -q -n 2 --dist worksteal --durations=15 $(PYTEST_ARGS)
 
-test: lint typecheck pytest
+test: lint typecheck docs pytest
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/perft.py
 
 clean:
-	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache build/api

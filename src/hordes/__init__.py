@@ -6,8 +6,23 @@
 Move.from_uci('e2e4')
 >>> board.legal_moves.count()
 28
+
+Where to look:
+
+- `hordes.Board` (`hordes.notation.board`): a position with python-chess's methods, SAN included;
+  its rules come from `hordes.core.position` (moves, FEN, check, the end of the game) with `Move`.
+- `hordes.variants`: the built-in games and your own documents (`load_variant`, `parse_variant`);
+  `hordes.core.rules` is what a loaded document becomes (`Variant`, `PieceType`).
+- `hordes.notation`: SAN (`hordes.notation.san`) and PGN game records (`hordes.notation.pgn`).
+- `hordes.engine`: search, evaluation, playing levels, a UCI client and matches; `hordes.uci` is the
+  UCI engine itself.
+- `hordes.errors`: everything hordes raises about bad input is a `HordesError`, a `ValueError`.
+- `hordes.selfplay` (games at scale), `hordes.svg` (board diagrams), `hordes.play` (the terminal game).
+
+The `hordes` command (`hordes --help`) and the web app are described in the README and under docs/.
 """
 
+from hordes._version import __version__ as __version__
 from hordes.core.position import LegalMoves, Move, Outcome, Piece, Status, Termination
 from hordes.core.rules import BLACK, COLOR_NAMES, COLORS, WHITE, Color, PieceType, Rules, Variant
 from hordes.errors import (
@@ -23,8 +38,6 @@ from hordes.errors import (
 )
 from hordes.notation.board import Board
 from hordes.variants import builtin_variants, load_variant, parse_variant
-
-__version__ = "0.3.0"
 
 __all__ = [
     "BLACK",

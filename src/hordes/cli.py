@@ -7,7 +7,9 @@ import importlib
 import sys
 import time
 from collections.abc import Sequence
+from typing import Any
 
+from hordes._version import __version__
 from hordes.core.position import Board
 from hordes.core.rules import Variant
 from hordes.errors import HordesError, VariantError, quoted
@@ -84,9 +86,29 @@ COMMAND_MODULES: tuple[str, ...] = (
 )
 
 
+class _Commands:
+    """The `add_parser` of the subcommands, as the command modules see it: a subcommand that brings
+    no description of its own starts its `--help` with its one-line summary from `hordes --help`."""
+
+    def __init__(self, action: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+        self._action = action
+
+    def add_parser(self, name: str, **kwargs: Any) -> argparse.ArgumentParser:
+        summary = kwargs.get("help")
+        if kwargs.get("description") is None and summary:
+            kwargs["description"] = summary[:1].upper() + summary[1:] + "."
+        return self._action.add_parser(name, **kwargs)
+
+    def __getattr__(self, name: str) -> Any:  # everything else as argparse has it
+        return getattr(self._action, name)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="hordes", description="Chess variants: rules, notation and engine.")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    parser.add_argument(
+        "--version", action="version", version=f"hordes {__version__}", help="print the version and exit"
+    )
+    sub = _Commands(parser.add_subparsers(dest="command", metavar="COMMAND"))
     p = sub.add_parser("variants", help="list the built-in variants")
     p.set_defaults(func=_cmd_variants)
     p = sub.add_parser("check", help="validate a variant document")
@@ -94,7 +116,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_cmd_check)
     p = sub.add_parser("perft", help="count the legal move tree")
     p.add_argument("variant", help="variant name or document path")
-    p.add_argument("depth", type=int)
+    p.add_argument("depth", type=int, help="plies to count")
     p.add_argument("--fen", help="start from this position instead of the variant's start")
     p.add_argument("--divide", action="store_true", help="print the count below each first move")
     p.add_argument("--quiet", action="store_true", help="print only the number")

@@ -3,8 +3,10 @@
 The board is drawn with Unicode chess symbols on coloured squares when standard output is a terminal
 that can show them; with `NO_COLOR` set, on a terminal that cannot encode the symbols, or when output
 is piped, it is drawn with plain FEN letters (upper case White, lower case Black) so logs and screen
-readers get text that means something. Every square is three cells wide in both styles, so a
-two-character piece (`+R`, a Rook Magnet of Hordes of Change) keeps the columns aligned.
+readers get text that means something. In both styles Black's pieces are also marked `*`, so the
+sides differ by more than colour or case, and a legend names the variant's pieces. Every square is
+three cells wide in both styles, so a two-character piece (`+R`, a Rook Magnet of Hordes of Change)
+and Black's mark keep the columns aligned.
 
 Moves are typed in SAN or UCI and read by hordes.notation.san, so whatever that module accepts works
 here too, and its errors (which name the candidates of an ambiguous or illegal move) are shown as
@@ -17,6 +19,7 @@ from __future__ import annotations
 import os
 import random
 import sys
+import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
@@ -79,16 +82,51 @@ class Style:
         return cls(True)
 
 
-def piece_text(piece: PieceType, color: int, style: Style) -> str:
-    """One or two characters for a piece: a chess symbol if it is a chess piece and the style is
-    fancy, else its letter (lower case for Black in the plain style, where no colour says whose)."""
+# Mailbox codes are `kind << 1 | side`, where the core's side index is 0 for White and 1 for Black.
+_WHITE_SIDE, _BLACK_SIDE = 0, 1
+
+# Black's pieces carry this mark in the last column of their square, in both styles, so the two
+# sides differ by more than colour: on a monochrome screen, for a colour-blind player, in a log and
+# for a screen reader (which says "K" and "k" alike).
+BLACK_MARK = "*"
+
+
+def piece_text(piece: PieceType, side: int, style: Style) -> str:
+    """One or two characters for a piece on the core's `side` index: a chess symbol if it is a chess
+    piece and the style is fancy, else its letter, upper case for White and lower case for Black.
+    The mark that also sets Black apart is added by the square's cell."""
+    if style.fancy and piece.name.lower() in GLYPHS:
+        return GLYPHS[piece.name.lower()]
+    return piece.letter if side == _WHITE_SIDE else piece.letter.lower()
+
+
+def _cell(text: str, black: bool = False) -> str:
+    """Three columns for a square: the piece's one or two characters, then Black's mark or a space."""
+    mark = BLACK_MARK if black else " "
+    return f" {text}{mark}" if len(text) == 1 else f"{text:<2}{mark}"
+
+
+def legend(board: Board, style: Style) -> list[str]:
+    """The variant's piece kinds with their letters (as SAN writes them) and names, then how the sides
+    are told apart, in lines of at most 78 characters that never split a piece's entry."""
+    pieces = board.variant.pieces
+    entries = []
+    for piece in pieces:
+        glyph = GLYPHS.get(piece.name.lower()) if style.fancy else None
+        entries.append(" ".join(([glyph] if glyph else []) + [piece.letter, piece.name]))
+    sample = next((p for p in pieces if p.royal), pieces[0])
+    white = piece_text(sample, _WHITE_SIDE, style)
+    black = piece_text(sample, _BLACK_SIDE, style) + BLACK_MARK
     if style.fancy:
-        return GLYPHS.get(piece.name.lower(), piece.letter)
-    return piece.letter if color == 0 else piece.letter.lower()
-
-
-def _cell(text: str) -> str:
-    return f" {text} " if len(text) == 1 else f"{text:<3}"
+        sides = f"White's pieces are light ({white}), Black's dark and marked {BLACK_MARK} ({black}); "
+        sides += "letters are capitals for White, lower case for Black."
+    else:
+        sides = f"White's pieces are in capitals ({white}), Black's in lower case and marked "
+        sides += f"{BLACK_MARK} ({black})."
+    # No-break spaces inside an entry keep "A Horse Archer" on one line; they are put back after.
+    text = "Pieces: " + ", ".join(e.replace(" ", "\xa0") for e in entries) + "."
+    lines = textwrap.wrap(text, 78, break_long_words=False) + textwrap.wrap(sides, 78)
+    return [line.replace("\xa0", " ") for line in lines]
 
 
 def render(board: Board, style: Style, *, flipped: bool = False, lastmove: Move | None = None) -> str:
@@ -111,9 +149,11 @@ def render(board: Board, style: Style, *, flipped: bool = False, lastmove: Move 
         for f in range(cols - 1, -1, -1) if flipped else range(cols):
             sq = r * cols + f
             code = board.mailbox[sq]
-            text = piece_text(pieces[code >> 1], code & 1, style) if code != EMPTY else ""
+            side = code & 1
+            text = piece_text(pieces[code >> 1], side, style) if code != EMPTY else ""
+            cell = _cell(text or ("" if style.fancy else "."), black=code != EMPTY and side != _WHITE_SIDE)
             if not style.fancy:
-                cells.append(_cell(text or "."))
+                cells.append(cell)
                 continue
             light = (f + r) % 2 == 1
             if sq in in_check:
@@ -122,8 +162,8 @@ def render(board: Board, style: Style, *, flipped: bool = False, lastmove: Move 
                 bg = _LAST_LIGHT if light else _LAST_DARK
             else:
                 bg = _LIGHT if light else _DARK
-            fg = _WHITE_FG if code & 1 == 0 else _BLACK_FG
-            cells.append(f"\x1b[48;5;{bg}m\x1b[38;5;{fg};1m{_cell(text)}")
+            fg = _WHITE_FG if side == _WHITE_SIDE else _BLACK_FG
+            cells.append(f"\x1b[48;5;{bg}m\x1b[38;5;{fg};1m{cell}")
         row = "".join(cells) + (_RESET if style.fancy else "")
         label = str(r + 1).rjust(width)
         lines.append(f"{label} {row} {label}")
@@ -250,6 +290,8 @@ class TerminalGame:
     def run(self) -> int:
         """Play until `quit` or end of input; returns the exit status (0)."""
         self.say(f"{self.board.variant.title}. Type 'help' for commands; moves in SAN or UCI.")
+        for line in legend(self.board, self.style):
+            self.say(line)
         self.show()
         while True:
             outcome = self.board.outcome()
@@ -357,6 +399,8 @@ class TerminalGame:
                 san_examples=san_examples, uci_examples=uci_examples, extra=extra, undo_extra=undo_extra
             )
         )
+        for line in legend(board, self.style):
+            self.say(line)
 
     def _undo(self) -> None:
         """Take back the last move of a human, and the engine's replies after it."""

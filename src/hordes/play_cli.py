@@ -17,7 +17,8 @@ def register(subparsers: Any) -> None:
         help="play a game in the terminal against the engine, or two humans",
         description="Play in the terminal. Moves are typed in SAN or UCI; type 'help' during the game for "
         "the commands (undo, hint, flip, fen, moves, save FILE.pgn, quit). The board is drawn in colour "
-        "with chess symbols on a terminal, in plain letters when NO_COLOR is set or output is piped.",
+        "with chess symbols on a terminal, in plain letters when NO_COLOR is set or output is piped; "
+        "in both, Black's pieces are marked * and a legend names the variant's pieces.",
     )
     p.add_argument(
         "variant", nargs="?", default="chess", help="variant name or document path (default chess)"

@@ -20,7 +20,7 @@ import pytest
 from hordes import BLACK, WHITE, Board, Color, Termination
 from hordes.core.position import Outcome
 from hordes.notation import read_game
-from hordes.play import Style, TerminalGame, describe_outcome, render
+from hordes.play import BLACK_MARK, Style, TerminalGame, describe_outcome, legend, render
 
 TIMEOUT = 30  # seconds for any single expect: the engine plays at level 1 (0.2 s a move)
 HORDES_MATE_FEN = "k7/8/8/8/8/8/7R/1R5K w - - 0 1"  # 1. Ra2# (and Rb2 is ambiguous)
@@ -186,7 +186,27 @@ def test_colour_on_a_terminal_and_plain_letters_in_a_pipe() -> None:
         check=True,
     ).stdout
     assert "\x1b[" not in out and "♚" not in out
-    assert "8  r  n  b  q  k  b  n  r  8" in out
+    assert "8  r* n* b* q* k* b* n* r* 8" in out
+
+
+def test_p10_play_shows_a_legend_and_marks_black_without_colour() -> None:
+    child = _spawn("orda", "--human-vs-human")
+    try:
+        child.expect(re.escape("Pieces: P Pawn, N Knight, B Bishop, R Rook, Q Queen, K King, L Lancer,"))
+        child.expect(re.escape("A Horse Archer, H Kheshig, Y Yurt."))
+        child.expect(
+            re.escape("White's pieces are in capitals (K), Black's in lower case and marked * (k*).")
+        )
+        child.expect(re.escape("8  l* h* a* y* k* a* h* l* 8"))
+        child.expect(re.escape("1  R  N  B  Q  K  B  N  R  1"))
+        child.expect(r"1\. white> ")
+        child.sendline("help")
+        child.expect("quit")
+        child.expect(re.escape("Y Yurt."))  # the legend again, after the commands
+        child.expect(r"1\. white> ")
+        _finish(child)
+    finally:
+        child.close(force=True)
 
 
 def test_user_errors_exit_with_status_2() -> None:
@@ -215,7 +235,34 @@ def test_columns_stay_aligned_with_two_letter_pieces(fancy: bool) -> None:
     assert len({len(x) for x in rows}) == 1, rows
     assert len(rows[0]) == 2 + 3 * 8 + 2
     plain = render(board, Style(False))
-    assert "+R " in plain and " N " in plain and " k " in plain
+    assert "+R " in plain and " N " in plain and " k*" in plain
+
+
+@pytest.mark.parametrize("fancy", [False, True])
+def test_p10_the_sides_differ_by_more_than_colour(fancy: bool) -> None:
+    # Kings of both sides on the same file and square colour: once the colours are taken away, what
+    # is left must still say whose each one is.
+    board = Board("chess", "4k3/8/8/8/8/8/8/4K3 w - - 0 1")
+    lines = [_visible(x) for x in render(board, Style(fancy)).splitlines()]
+    black_king = lines[1][2 + 3 * 4 : 2 + 3 * 5]
+    white_king = lines[8][2 + 3 * 4 : 2 + 3 * 5]
+    assert black_king.endswith(BLACK_MARK) and not white_king.endswith(BLACK_MARK)
+    assert black_king != white_king
+    if not fancy:
+        assert (white_king, black_king) == (" K ", " k*")
+    # Letters other than chess symbols keep their case in the coloured style too.
+    orda = [_visible(x) for x in render(Board("orda"), Style(fancy)).splitlines()]
+    assert orda[1].startswith("8  l* h* a* y*")
+
+
+@pytest.mark.parametrize("fancy", [False, True])
+def test_p10_legend_names_every_piece_kind(fancy: bool) -> None:
+    board = Board("hordes")
+    text = " ".join(legend(board, Style(fancy)))
+    for piece in board.variant.pieces:
+        assert f"{piece.letter} {piece.name}" in text
+    assert "+B Bishop Magnet" in text and ("♜ R Rook" in text) == fancy
+    assert all(len(line) <= 78 for line in legend(Board("khans"), Style(fancy)))
 
 
 def test_a_human_vs_human_game_in_process() -> None:

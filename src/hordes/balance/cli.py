@@ -15,7 +15,7 @@ def register(subparsers: Any) -> None:
         "balance",
         help="result rates, endings, lengths and openings of a body of games",
         description="Read PGN games (a file, or every *.pgn below a directory) and report, per variant, "
-        "White/Black/draw rates with 95 %% Wilson intervals, White's score and its Elo equivalent, how the "
+        "White/Black/draw rates with 95 % Wilson intervals, White's score and its Elo equivalent, how the "
         "games ended, their lengths and the most common openings. Broken games are listed on standard "
         "error and left out.",
     )

@@ -1,4 +1,28 @@
-"""The Board: a position of any variant, with push/pop, FEN, Zobrist hash and game outcome."""
+"""The Board: a position of any variant, with push/pop, FEN, Zobrist hash and game outcome.
+
+>>> from hordes import Board
+>>> board = Board("chess")  # a variant's name, a path to a document, or a Variant
+>>> board.push_uci("e2e4")
+Move.from_uci('e2e4')
+>>> board.fen()
+'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1'
+>>> board.pop()
+Move.from_uci('e2e4')
+>>> board.legal_moves.count(), board.is_check(), board.outcome()
+(20, False, None)
+
+Squares are numbers, rank by rank from a1 = 0: on a board of `cols` files the square of file `f`
+and rank `r` (both from 0) is `r * cols + f`, so chess squares match python-chess's. A `Move` holds
+its from and to squares and a promotion letter; `Board.legal_moves` lists the legal ones lazily,
+`push` and `pop` play and take back, `parse_uci` and `push_uci` read UCI text. `Board.outcome` says
+how the game ended by the variant's rules (checkmate, stalemate, campmate, repetition, the n-move
+rule, ...) or None while it goes on.
+
+Colours are python-chess's: `WHITE` is True, `BLACK` False, `board.turn` a bool. Internally the
+board keeps `board.side`, a side number (0 = White) that indexes its tables. `hordes.Board` is the
+subclass in `hordes.notation.board` that adds SAN (`san`, `push_san`, ...); this core class knows
+no notation.
+"""
 
 from __future__ import annotations
 
@@ -85,6 +109,8 @@ _NULL_MOVE = Move(0, 0)
 
 
 class Termination(Enum):
+    """Why a game ended (`Outcome.termination`); the value is the reason in words."""
+
     CHECKMATE = "checkmate"
     STALEMATE = "stalemate"
     CAMPMATE = "campmate"
@@ -204,6 +230,7 @@ class Board:
 
     # ----- state -----------------------------------------------------------------------------
     def set_fen(self, fen: str) -> None:
+        """Set up the position of a FEN (the move stack is cleared); InvalidFenError if it is not one."""
         setup = parse_fen(self.variant, fen)
         self._load(setup)
         if movegen.in_check(self, self.side ^ 1):
@@ -256,9 +283,11 @@ class Board:
 
     @property
     def legal_moves(self) -> LegalMoves:
+        """The legal moves of the side to move, generated when asked for."""
         return LegalMoves(self)
 
     def copy(self, *, stack: bool = True) -> Board:
+        """An independent board in the same position, with the moves played so far unless `stack=False`."""
         new = type(self).__new__(type(self))  # a subclass (hordes.Board, with notation) stays itself
         new.variant = self.variant
         new.compiled = self.compiled
@@ -278,6 +307,7 @@ class Board:
         return new
 
     def zobrist_hash(self) -> int:
+        """A 64-bit hash of the position (placement, side to move, castling, en passant square)."""
         return self._hash
 
     def __eq__(self, other: object) -> bool:
@@ -383,6 +413,7 @@ class Board:
 
     # ----- FEN ---------------------------------------------------------------------------------
     def board_fen(self) -> str:
+        """The placement part of the FEN."""
         return board_fen(self.variant, self.mailbox)
 
     def castling_fen(self) -> str:
@@ -402,6 +433,7 @@ class Board:
         return out or "-"
 
     def fen(self) -> str:
+        """The position as FEN: placement, side to move, castling, en passant, clocks."""
         ep = self.geometry.square_name(self.ep_square) if self.ep_square >= 0 else "-"
         turn = "w" if self.side == 0 else "b"
         return f"{self.board_fen()} {turn} {self.castling_fen()} {ep} {self.halfmove} {self.fullmove}"
@@ -426,6 +458,7 @@ class Board:
         return None
 
     def is_legal(self, move: Move) -> bool:
+        """Whether `move` is legal in this position."""
         return self._find(move) is not None
 
     def parse_uci(self, text: str) -> Move:
@@ -439,9 +472,11 @@ class Board:
         return self.int_to_move(m)
 
     def uci(self, move: Move) -> str:
+        """A move in UCI text, with this board's square names."""
         return Move(move.from_square, move.to_square, move.promotion, self.geometry).uci()
 
     def push_uci(self, text: str) -> Move:
+        """Read a UCI move (as `parse_uci`), play it and return it."""
         move = self.parse_uci(text)
         self.push(move)
         return move
@@ -460,6 +495,7 @@ class Board:
         return self.int_to_move(self.pop_int())
 
     def peek(self) -> Move:
+        """The last move played (IndexError if none)."""
         if not self._stack:
             raise IndexError("no move has been played")
         return self.int_to_move(self._stack[-1][0])
@@ -802,9 +838,11 @@ class Board:
         return None
 
     def is_game_over(self) -> bool:
+        """Whether the game has ended by rule (see `outcome`)."""
         return self.outcome() is not None
 
     def result(self) -> str:
+        """The game's result as PGN writes it: "1-0", "0-1", "1/2-1/2", or "*" while it goes on."""
         out = self.outcome()
         return out.result() if out else "*"
 

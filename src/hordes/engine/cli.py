@@ -12,7 +12,10 @@ from hordes.errors import HordesError
 
 def register(subparsers: Any) -> None:
     p = subparsers.add_parser(
-        "uci", help="run the engine over the UCI protocol (for GUIs, cutechess, fairyfishnet)"
+        "uci",
+        help="run the engine over UCI, for GUIs, cutechess and fairyfishnet",
+        description="Run the engine over the UCI protocol on standard input and output, for GUIs, "
+        "cutechess and fairyfishnet.",
     )
     p.set_defaults(func=_cmd_uci)
 

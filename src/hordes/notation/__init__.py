@@ -7,6 +7,19 @@
 Move.from_uci('e2e4')
 >>> san(board, board.parse_uci("g8f7"))
 'Hf7'
+
+A PGN game record, read from a text stream and written back (`hordes.notation.pgn` says how broken
+records, variants and comments are handled):
+
+>>> import io
+>>> from hordes.notation import read_game, write_game
+>>> game = read_game(io.StringIO('[Variant "Orda"] 1. e4 Hf7 2. Nf3 *'))
+>>> [move.uci() for move in game.mainline_moves()]
+['e2e4', 'g8f7', 'g1f3']
+>>> game.board().fen()
+'lhayka1l/5h2/pppppppp/8/4P3/5N2/PPPP1PPP/RNBQKB1R b KQ - 2 2'
+>>> print(write_game(game).splitlines()[-1])
+1. e4 Hf7 2. Nf3 *
 """
 
 from hordes.notation.pgn import (

@@ -10,9 +10,12 @@ Move.from_uci('e2e4')
 """
 
 from hordes.notation.pgn import (
+    ChildNode,
     Game,
     GameNode,
+    Headers,
     PgnError,
+    parse_game,
     read_game,
     read_games,
     write_game,
@@ -20,9 +23,12 @@ from hordes.notation.pgn import (
 from hordes.notation.san import parse_san, push_san, san, variation_san
 
 __all__ = [
+    "ChildNode",
     "Game",
     "GameNode",
+    "Headers",
     "PgnError",
+    "parse_game",
     "parse_san",
     "push_san",
     "read_game",

@@ -80,8 +80,20 @@ def server_moves(sans: list[str]) -> str:
     return " ".join(san if i % 2 == 1 else f"{(i + 1) // 2 + 1}. {san}" for i, san in enumerate(sans))
 
 
-def server_pgn(event: str, game_id: str, date: str, white: str, black: str, result: str, tc: str,
-               welo: str, belo: str, variant: str, fen: str, sans: list[str]) -> str:  # fmt: skip
+def server_pgn(
+    event: str,
+    game_id: str,
+    date: str,
+    white: str,
+    black: str,
+    result: str,
+    tc: str,
+    welo: str,
+    belo: str,
+    variant: str,
+    fen: str,
+    sans: list[str],
+) -> str:
     """server/utils.py pgn(doc) and server/game.py Game.pgn: the same layout, FEN and SetUp unless the
     game starts from chess's standard position."""
     setup = "" if fen == STANDARD_FEN else f'[FEN "{fen}"]\n[SetUp "1"]\n'
@@ -177,8 +189,20 @@ def main() -> None:
         elo = (str(rng.randrange(1200, 2200)), rng.choice(("?", str(rng.randrange(1200, 2200)), "1500?")))
         event = "PyChess " + rng.choice(("rated", "casual")) + " game"
         server.append(
-            server_pgn(event, f"g{n:07d}", f"2026.0{n % 9 + 1}.1{n % 10}", f"player{n}", f"rival{n}",
-                       result, tc, elo[0], elo[1], variant, start, sans)  # fmt: skip
+            server_pgn(
+                event,
+                f"g{n:07d}",
+                f"2026.0{n % 9 + 1}.1{n % 10}",
+                f"player{n}",
+                f"rival{n}",
+                result,
+                tc,
+                elo[0],
+                elo[1],
+                variant,
+                start,
+                sans,
+            )
         )
     (args.out / "server_export.pgn").write_text("".join(server), encoding="utf-8")
 
@@ -194,8 +218,21 @@ def main() -> None:
         tc = "-" if n % 2 else "180+2"  # "-": base + inc == 0, a game without a clock
         event = "PyChess " + ("imported" if n % 4 == 3 else "casual") + " game"
         games.append(
-            server_pgn(event, f"p{n:07d}", "2026.11.30", f"white{n}", f"black{n}", result, tc,
-                       "1500?", "1500?", variant, start, sans) + "\n"  # fmt: skip
+            server_pgn(
+                event,
+                f"p{n:07d}",
+                "2026.11.30",
+                f"white{n}",
+                f"black{n}",
+                result,
+                tc,
+                "1500?",
+                "1500?",
+                variant,
+                start,
+                sans,
+            )
+            + "\n"
         )
     (args.out / "game_property.pgn").write_text("".join(games), encoding="utf-8")
 

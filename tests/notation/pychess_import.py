@@ -181,7 +181,9 @@ def pychess_import(pgn: str, proposed: list[str] | None = None) -> Imported:
     for ply, san in enumerate(sans, 1):
         played = [m for m in sf.legal_moves(variant, position, []) if sf.get_san(variant, position, m) == san]
         if not played:
-            raise ImportRejected(f"ffish cannot play {san!r} at ply {ply}: not Fairy-Stockfish's SAN of a legal move")
+            raise ImportRejected(
+                f"ffish cannot play {san!r} at ply {ply}: not Fairy-Stockfish's SAN of a legal move"
+            )
         moves.append(played[0])
         position = sf.get_fen(variant, position, [played[0]])
     return _imported(sf, tags, variant, chess960, fen, moves, sans)

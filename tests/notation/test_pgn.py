@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import itertools
 import random
 from pathlib import Path
 
@@ -348,3 +349,44 @@ def test_round_trip(variant: str, seed: int, plies: int, extras: bool, tags: dic
     assert again.start_fen == game.start_fen
     assert _shape(again) == _shape(game)
     assert write_game(again) == text
+
+
+# ----- round trip over the test corpus -----------------------------------------------------------------
+CORPUS_FILES = sorted(p.relative_to(DATA).as_posix() for p in DATA.rglob("*.pgn"))
+
+
+def _tree(node: GameNode) -> list[object]:
+    """Everything the writer must keep: moves, variations, comments, starting comments, NAGs, clocks."""
+    return [
+        (c.move.uci(), c.comment, c.starting_comment, sorted(c.nags), c.clock(), _tree(c))
+        for c in node.variations
+    ]
+
+
+@pytest.mark.parametrize("name", CORPUS_FILES)
+def test_p2_read_write_read_gives_the_same_tree(name: str) -> None:
+    games = [g for g in itertools.islice(read_games(DATA / name), 50) if g.error is None]  # 50: time
+    assert games
+    for game in games:
+        text = write_game(game)
+        back = parse_game(text)
+        assert dict(back.headers) == dict(game.headers), f"{name} game {game.number}"
+        assert back.variant is game.variant and back.start_fen == game.start_fen
+        assert back.comment == game.comment
+        assert _tree(back) == _tree(game), f"{name} game {game.number}"
+        assert write_game(back) == text
+
+
+def test_p2_the_corpus_holds_what_the_round_trip_checks() -> None:
+    nodes = []
+    for name in CORPUS_FILES:
+        for game in itertools.islice(read_games(DATA / name), 50):
+            stack = list(game.variations)
+            while stack:
+                node = stack.pop()
+                nodes.append(node)
+                stack.extend(node.variations)
+    assert len(CORPUS_FILES) >= 18
+    assert any(len(n.variations) > 2 for n in nodes) and any(n.starting_comment for n in nodes)
+    assert any(len(n.nags) > 1 for n in nodes) and any("\n" in n.comment for n in nodes)
+    assert sum(n.clock() is not None for n in nodes) > 100

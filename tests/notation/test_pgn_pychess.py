@@ -116,7 +116,11 @@ def test_p9_clock_comments_termination_and_closing_comment(their_games: dict[str
         words.append(word)
         if word in sans:
             clock -= 7
-            words.append(f"{{[%clk 0:{clock // 60:02d}:{clock % 60:02d}]}}" if clock % 2 else f"{{ [%clk 0:{clock // 60:02d}:{clock % 60:02d}] }}")
+            words.append(
+                f"{{[%clk 0:{clock // 60:02d}:{clock % 60:02d}]}}"
+                if clock % 2
+                else f"{{ [%clk 0:{clock // 60:02d}:{clock % 60:02d}] }}"
+            )
     words.insert(-1, "{ White wins by campmate }")
     text = head + '\n[Termination "campmate"]\n\n' + " ".join(words) + "\n"
     game = parse_game(text)

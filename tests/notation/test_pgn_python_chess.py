@@ -172,3 +172,18 @@ def test_p2_read_game_wants_a_stream() -> None:
         hordes_pgn.read_game("1. e4 *")  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="parse_game"):
         hordes_pgn.read_game(GAMES)  # type: ignore[arg-type]
+
+
+def test_p2_a_pipe_keeps_the_line_read_past_a_game_without_result() -> None:
+    """A game cut short by the next game's tags: the tag line read to find that out is not lost
+    between two read_game calls on a pipe, which cannot seek back."""
+    text = '[Event "a"]\n\n1. e4 e5 2. Nf3\n[Event "b"]\n\n1. d4 d5 *\n\n[Event "c"]\n\n1. c4 *\n'
+    with _pipe(text) as handle:
+        first = hordes_pgn.read_game(handle)
+        second = hordes_pgn.read_game(handle)
+        third = hordes_pgn.read_game(handle)
+        assert hordes_pgn.read_game(handle) is None
+    assert first is not None and first.error is not None and "missing result" in str(first.error)
+    assert len(first.mainline_moves()) == 3
+    assert second is not None and second.headers["Event"] == "b" and second.error is None
+    assert third is not None and third.number == 3 and len(third.mainline_moves()) == 1

@@ -23,6 +23,7 @@ with a space. Move-suffix annotations (`!`, `?`, `!!`, `??`, `!?`, `?!`) become 
 from __future__ import annotations
 
 import bisect
+import contextlib
 import os
 import re
 import weakref
@@ -76,9 +77,9 @@ _TAG_LINE_START = re.compile(r"[ \t]*\[[A-Za-z0-9_]+[ \t]+\"")
 _GLYPHS = re.compile(r"[!?]+$")
 
 
-# ----- entry points ------------------------------------------------------------------------------------------
+# ----- entry points ------------------------------------------------------------------------------------
 def read_game(handle: TextIO) -> Game | None:
-    """The next game of an open text stream, or None at its end (python-chess's `chess.pgn.read_game`).
+    """The next game of an open text stream, or None at its end (as python-chess's read_game).
 
     The stream is read line by line and left just after the game, so repeated calls walk a file; game
     and line numbers in errors count from where the stream was when it was first read. For PGN text
@@ -122,7 +123,7 @@ def parse_game(text: str) -> Game:
     return game
 
 
-# ----- where a stream was left between read_game calls ----------------------------------------------------------
+# ----- where a stream was left between read_game calls -------------------------------------------------
 @dataclass
 class _StreamState:
     leftover: str = ""  # text read past the end of the last game (the next game's first line)
@@ -156,13 +157,11 @@ def _suspend(handle: TextIO, reader: _Reader) -> None:
     leftover = rest if rest.strip() else ""
     line = reader.line_at(reader.pos) if leftover else reader.lines_read + 1
     state = _StreamState(leftover, line, reader.number, _tell(handle))
-    try:
+    with contextlib.suppress(TypeError):  # a stream that takes no weak references
         _STREAMS[handle] = state
-    except TypeError:
-        pass
 
 
-# ----- the reader ------------------------------------------------------------------------------------------------
+# ----- the reader --------------------------------------------------------------------------------------
 class _Reader:
     """Turns the token stream into games. The text is either whole (a str or a file read at once) or
     read from a stream a line at a time as the tokens need it; then only the unread part is kept."""
@@ -338,7 +337,9 @@ class _Reader:
             pos = match.end()
             if kind == "comment" or kind == "opencomment":
                 # A comment that runs into a tag line was never closed: end this game before that line.
-                cut = _TAG_LINE.search(text, start, pos) if kind == "comment" else _TAG_LINE.search(text, start)
+                cut = (
+                    _TAG_LINE.search(text, start, pos) if kind == "comment" else _TAG_LINE.search(text, start)
+                )
                 if cut is not None or kind == "opencomment":
                     if not skipping:
                         self._fail(game, "unterminated comment: '{' without '}'", start, board, "{")

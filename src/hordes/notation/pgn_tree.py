@@ -79,7 +79,7 @@ class PgnError(HordesError):
         super().__init__(f"{where}: {problem}")
 
 
-# ----- headers -------------------------------------------------------------------------------------------
+# ----- headers -----------------------------------------------------------------------------------------
 class Headers(MutableMapping[str, str]):
     """The tag pairs of a game: the Seven Tag Roster first, in its order, then the others in the order
     they were set (python-chess's `chess.pgn.Headers`). `Headers()` holds the roster's defaults
@@ -87,7 +87,9 @@ class Headers(MutableMapping[str, str]):
 
     __slots__ = ("_others", "_roster")
 
-    def __init__(self, data: Mapping[str, str] | Iterable[tuple[str, str]] | None = None, **kwargs: str) -> None:
+    def __init__(
+        self, data: Mapping[str, str] | Iterable[tuple[str, str]] | None = None, **kwargs: str
+    ) -> None:
         self._roster: dict[str, str] = {}
         self._others: dict[str, str] = {}
         self.update(STR_DEFAULTS if data is None else data, **kwargs)
@@ -126,7 +128,7 @@ class Headers(MutableMapping[str, str]):
         return "Headers(" + ", ".join(f"{k}={v!r}" for k, v in self.items()) + ")"
 
 
-# ----- the main line as a view -----------------------------------------------------------------------------
+# ----- the main line as a view -------------------------------------------------------------------------
 T = TypeVar("T")
 
 
@@ -184,7 +186,7 @@ class Mainline(Generic[T]):
         return f"<Mainline ({self})>"
 
 
-# ----- the nodes ---------------------------------------------------------------------------------------------
+# ----- the nodes ---------------------------------------------------------------------------------------
 class GameNode:
     """A position in a game tree: the root (a `Game`) or a move (a `ChildNode`).
 
@@ -356,7 +358,12 @@ class GameNode:
         return node
 
     def add_line(
-        self, moves: Iterable[Move], *, comment: str = "", starting_comment: str = "", nags: Iterable[int] = ()
+        self,
+        moves: Iterable[Move],
+        *,
+        comment: str = "",
+        starting_comment: str = "",
+        nags: Iterable[int] = (),
     ) -> GameNode:
         """Append moves one after the other from here; the comment and NAGs go to the last one, which
         is returned."""
@@ -471,7 +478,7 @@ def _set_duration(pattern: re.Pattern[str], name: str, comment: str, seconds: fl
     return f"{comment} {text}" if comment else text
 
 
-# ----- the game ------------------------------------------------------------------------------------------------
+# ----- the game ----------------------------------------------------------------------------------------
 class Game(GameNode):
     """A game record: its headers, its start position and the tree of moves.
 
@@ -605,7 +612,7 @@ class Game(GameNode):
         return f"<Game {self.number} {name} {players}, {len(self.mainline_moves())} plies{err}>"
 
 
-# ----- variants ----------------------------------------------------------------------------------------------
+# ----- variants ----------------------------------------------------------------------------------------
 def resolve_variant(name: str) -> Variant:
     """The variant a PGN Variant tag names (case-insensitive name, slug, alias or title); never a path."""
     key = re.sub(r"[\s\-_'’]", "", name).lower()

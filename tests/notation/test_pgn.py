@@ -109,6 +109,16 @@ def test_variant_tag_never_opens_files(tmp_path: Path) -> None:
         game.variant  # noqa: B018 - the property raises the game's error
 
 
+def test_p2_game_takes_tags_first_like_python_chess() -> None:
+    game = Game({"White": "a", "Variant": "Orda"})
+    assert dict(game.headers) == {"White": "a", "Variant": "Orda"} and game.variant.slug == "orda"
+    assert dict(Game().headers) == {"Event": "?", "Site": "?", "Date": "????.??.??", "Round": "?",
+                                    "White": "?", "Black": "?", "Result": "*"}  # fmt: skip
+    assert len(Game.without_tag_roster().headers) == 0
+    with pytest.raises(TypeError, match="variant='orda'"):
+        Game("orda")  # type: ignore[arg-type]
+
+
 def test_pychess_variant_names_written() -> None:
     assert pgn_variant_name(resolve_variant("orda")) == "Orda"
     assert pgn_variant_name(resolve_variant("khans")) == "Khans"
@@ -390,3 +400,18 @@ def test_p2_the_corpus_holds_what_the_round_trip_checks() -> None:
     assert any(len(n.variations) > 2 for n in nodes) and any(n.starting_comment for n in nodes)
     assert any(len(n.nags) > 1 for n in nodes) and any("\n" in n.comment for n in nodes)
     assert sum(n.clock() is not None for n in nodes) > 100
+
+
+@pytest.mark.parametrize("name", [n for n in CORPUS_FILES if n != "orda_corpus.pgn"])
+def test_p2_a_stream_reads_like_the_whole_text(name: str) -> None:
+    """Line by line (read_game on a stream) and all at once (read_games on a str) give the same
+    games, errors and error lines, broken files included."""
+    text = (DATA / name).read_text(encoding="utf-8")
+    whole = list(read_games(text))
+    handle = io.StringIO(text)
+    streamed = []
+    while (game := read_game(handle)) is not None:
+        streamed.append(game)
+    assert [str(g.error) for g in streamed] == [str(g.error) for g in whole]
+    assert [dict(g.headers) for g in streamed] == [dict(g.headers) for g in whole]
+    assert [_tree(g) for g in streamed] == [_tree(g) for g in whole]

@@ -499,6 +499,8 @@ class Game(GameNode):
         fen: str | None = None,
     ) -> None:
         super().__init__()
+        if isinstance(headers, str | Variant):  # 0.3.0's Game("orda", fen) reads as tags otherwise
+            raise TypeError(f"Game() takes the tags first: write Game(variant={headers!r}) for a variant")
         self.headers = Headers(headers)
         self.errors: list[PgnError] = []
         self.number = 0

@@ -187,3 +187,39 @@ def test_p2_a_pipe_keeps_the_line_read_past_a_game_without_result() -> None:
     assert len(first.mainline_moves()) == 3
     assert second is not None and second.headers["Event"] == "b" and second.error is None
     assert third is not None and third.number == 3 and len(third.mainline_moves()) == 1
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "300+3",
+        "180+0",
+        "900+10",
+        "5400+30",
+        "60+1",
+        "-",
+        "?",
+        "",
+        "40/7200:3600",
+        "40/5400+30:1800+30",
+        "300+2d",
+    ],
+)
+def test_p2_time_control_reads_like_python_chess(value: str) -> None:
+    """pychess-variants writes `300+3` and `-` (server/utils.py pgn, server/game.py Game.pgn)."""
+    theirs = chess.pgn.parse_time_control(value)
+    ours = hordes_pgn.parse_time_control(value)
+    assert ours.type.name == theirs.type.name
+    assert [(p.moves, p.time, p.increment, p.delay) for p in ours.parts] == [
+        (p.moves, p.time, p.increment, p.delay) for p in theirs.parts
+    ]
+    game = hordes_pgn.parse_game(f'[TimeControl "{value}"]\n\n1. e4 *\n')
+    assert game.time_control() == ours
+
+
+@pytest.mark.parametrize("value", ["abc", "300+x", "300:40/60"])
+def test_p2_bad_time_control_is_a_value_error_in_both(value: str) -> None:
+    with pytest.raises(ValueError):
+        chess.pgn.parse_time_control(value)
+    with pytest.raises(hordes.HordesError, match="bad TimeControl"):
+        hordes_pgn.parse_time_control(value)

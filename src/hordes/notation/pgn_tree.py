@@ -13,8 +13,10 @@ holds at most one PgnError (the reader stops reading a game at its first problem
 
 from __future__ import annotations
 
+import enum
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMapping
+from dataclasses import dataclass, field
 from typing import Generic, TypeVar, overload
 
 from hordes.core import movegen
@@ -33,7 +35,11 @@ __all__ = [
     "Headers",
     "Mainline",
     "PgnError",
+    "TimeControl",
+    "TimeControlPart",
+    "TimeControlType",
     "initial_fen",
+    "parse_time_control",
     "pgn_variant_name",
     "resolve_variant",
 ]
@@ -77,6 +83,78 @@ class PgnError(HordesError):
         if line:
             where += f" (line {line})"
         super().__init__(f"{where}: {problem}")
+
+
+# ----- the TimeControl tag ----------------------------------------------------------------------------------
+class TimeControlType(enum.Enum):
+    """How fast a game is (python-chess's classes: by base time plus 60 increments, FIDE's limits)."""
+
+    UNKNOWN = 0
+    UNLIMITED = 1
+    STANDARD = 2
+    RAPID = 3
+    BLITZ = 4
+    BULLET = 5
+
+
+@dataclass
+class TimeControlPart:
+    """One period: `moves` to play in `time` seconds (0 moves: the rest of the game), with an
+    `increment` or a `delay` in seconds per move."""
+
+    moves: int = 0
+    time: int = 0
+    increment: float = 0
+    delay: float = 0
+
+
+@dataclass
+class TimeControl:
+    parts: list[TimeControlPart] = field(default_factory=list)
+    type: TimeControlType = TimeControlType.UNKNOWN
+
+
+_TC_PART = re.compile(r"(?:(\d+)/)?(\d+)(?:\+(\d+(?:\.\d*)?)([dD])?)?")
+
+
+def parse_time_control(text: str) -> TimeControl:
+    """A TimeControl tag's value (`300+3`, `40/7200:3600`, `-` for no clock, `?` for unknown), read as
+    python-chess's `chess.pgn.parse_time_control` reads it; HordesError for a value it cannot read."""
+    text = text.strip()
+    if not text or text.startswith("?"):
+        return TimeControl()
+    if text.startswith("-"):
+        return TimeControl(type=TimeControlType.UNLIMITED)
+    parts = []
+    for piece in text.split(":"):
+        m = _TC_PART.fullmatch(piece)
+        if m is None:
+            raise HordesError(
+                f"bad TimeControl {quoted(text, 40)}: expected a form such as 300+3 or 40/7200:3600"
+            )
+        moves, seconds, extra, delay = m.groups()
+        part = TimeControlPart(moves=int(moves or 0), time=int(seconds))
+        if extra is not None:
+            if delay:
+                part.delay = float(extra)
+            else:
+                part.increment = float(extra)
+        parts.append(part)
+    if any(p.moves == 0 for p in parts[:-1]):
+        raise HordesError(
+            f"bad TimeControl {quoted(text, 40)}: only the last period can be the rest of the game"
+        )
+    pace = parts[0].time + 60 * parts[0].increment
+    kind = (
+        TimeControlType.BULLET
+        if pace < 180
+        else TimeControlType.BLITZ
+        if pace < 900
+        else TimeControlType.RAPID
+        if pace < 3600
+        else TimeControlType.STANDARD
+    )
+    return TimeControl(parts, kind)
 
 
 # ----- headers -----------------------------------------------------------------------------------------
@@ -584,6 +662,10 @@ class Game(GameNode):
     @result.setter
     def result(self, value: str) -> None:
         self.headers["Result"] = value
+
+    def time_control(self) -> TimeControl:
+        """The TimeControl tag, parsed (UNKNOWN without one)."""
+        return parse_time_control(self.headers.get("TimeControl", ""))
 
     def start_board(self) -> Board:
         """The start position (the same as `board()` for a Game)."""

@@ -299,12 +299,15 @@ def _random_game(variant: str, seed: int, plies: int, extras: bool) -> Game:
         if extras and len(legal) > 1 and rng.random() < 0.1:
             alt = node.add_variation(board.int_to_move(rng.choice(legal)))
             alt.comment = rng.choice(["", "an idea", "{not} this"])
+            alt.starting_comment = rng.choice(["", "or", "  spaced\nout "])
         m = rng.choice(legal)
         child = node.add_variation(board.int_to_move(m))
         if child is not node.variations[0]:
             node.variations.insert(0, node.variations.pop())
         if extras and rng.random() < 0.2:
-            child.comment = rng.choice(["good", "a [%clk 0:01:02] clock", "long " * 30])
+            child.comment = rng.choice(
+                ["good", "a [%clk 0:01:02] clock", "long " * 30, " padded ", "two\nlines"]
+            )
         if extras and rng.random() < 0.15:
             child.nags = {rng.randrange(1, 20), rng.randrange(1, 20)}
         board.push_int(m)
@@ -415,3 +418,12 @@ def test_p2_a_stream_reads_like_the_whole_text(name: str) -> None:
     assert [str(g.error) for g in streamed] == [str(g.error) for g in whole]
     assert [dict(g.headers) for g in streamed] == [dict(g.headers) for g in whole]
     assert [_tree(g) for g in streamed] == [_tree(g) for g in whole]
+
+
+def test_p2_a_comment_line_that_looks_like_a_tag_is_joined_on_write() -> None:
+    game = Game()
+    node = game.add_variation(Board("chess").parse_uci("e2e4"))
+    node.comment = 'see\n[Event "x"] there'
+    games = list(read_games(write_game(game)))
+    assert len(games) == 1 and games[0].error is None
+    assert games[0].next().comment == 'see [Event "x"] there'  # type: ignore[union-attr]

@@ -3,7 +3,8 @@
 What the reader reads back is the same tree: the same moves, variations, comments (written as
 `{ text }`, which the reader reads as `text` again, line breaks included; a `}` inside becomes `)`),
 NAGs (as `$n`, in ascending order) and tags. A comment is never broken across lines, so a long one
-makes a long line, as with python-chess.
+makes a long line, as with python-chess. One change is made: a line inside a comment that begins like
+a tag pair (`[Event "`) is joined to the line before, since a reader would take it for the next game.
 
 Variants: a game of another variant than chess carries `[Variant "..."]`, by default pychess-variants'
 spelling (the slug capitalised: `Orda`, `Khans`), and a game that does not start from the variant's

@@ -7,7 +7,7 @@ Usage::
 Both files are made here, deterministically, by the same random-game generator (seeded; a capture half
 of the time, at most --plies plies) and written by hordes' PGN writer, so the two sides read games of
 similar length. "Parse and replay" means reading every game, moves checked for legality, and taking
-the final position of its main line: `hordes.notation.read_games` + `game.board()` against
+the final position of its main line: `hordes.notation.read_game` + `game.end().board()` against
 `chess.pgn.read_game` + `game.end().board()`. The best of --repeat runs is reported, and the ratio of
 the times (goal: hordes within 1.5x of python-chess).
 """
@@ -29,7 +29,7 @@ import chess.pgn
 
 from hordes import Board
 from hordes.core import movegen
-from hordes.notation import Game, read_games, write_game
+from hordes.notation import Game, read_game, write_game
 
 
 def make_pgn(variant: str, games: int, plies: int, seed: int) -> str:
@@ -49,11 +49,12 @@ def make_pgn(variant: str, games: int, plies: int, seed: int) -> str:
 
 
 def read_hordes(text: str) -> int:
+    stream = io.StringIO(text)
     plies = 0
-    for game in read_games(text):
+    while (game := read_game(stream)) is not None:
         if game.error is not None:
             raise game.error
-        plies += len(game.board().move_stack)
+        plies += len(game.end().board().move_stack)
     return plies
 
 

@@ -139,7 +139,7 @@ def test_p11_the_pgn_reader_goes_on_after_a_bad_fen_tag_or_a_huge_nag() -> None:
     assert all(len(e) < 700 for e in errors)
     last = games[5]
     assert last.error is None and last.headers["Event"] == "fine"
-    assert [n.nags for n in last.mainline()] == [[1], [255]]
+    assert [n.nags for n in last.mainline()] == [{1}, {255}]
 
 
 def test_p11_yaml_values_python_cannot_build() -> None:

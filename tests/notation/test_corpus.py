@@ -23,7 +23,7 @@ def test_corpus_reads_and_replays_like_fairy_stockfish() -> None:
     for game in games:
         assert game.error is None, game.error
         assert game.headers["Variant"] == "Orda" and game.variant.slug == "orda"
-        board = game.board()
+        board = game.end().board()
         assert board.fen() == game.headers["FinalFEN"], f"game {game.number}"
         outcome = board.outcome()
         if game.result != "*":

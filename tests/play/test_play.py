@@ -19,7 +19,7 @@ import pytest
 
 from hordes import BLACK, WHITE, Board, Color, Termination
 from hordes.core.position import Outcome
-from hordes.notation import read_game
+from hordes.notation import parse_game
 from hordes.play import BLACK_MARK, Style, TerminalGame, describe_outcome, legend, render
 
 TIMEOUT = 30  # seconds for any single expect: the engine plays at level 1 (0.2 s a move)
@@ -86,14 +86,13 @@ def test_orda_game_against_level_1_with_illegal_input_undo_and_save(tmp_path: Pa
         _finish(child)
     finally:
         child.close(force=True)
-    game = read_game(pgn)
-    assert game is not None and game.error is None
+    game = parse_game(pgn.read_text(encoding="utf-8"))
     assert game.headers["Variant"] == "Orda"
     assert game.headers["White"] == "Human" and game.headers["Black"] == "hordes level 1"
     assert game.result == "*"
     moves = [m.uci() for m in game.mainline_moves()]
     assert len(moves) == 4 and moves[0] == "e2e4" and moves[2] == "b1c3"
-    assert game.board().turn is WHITE
+    assert game.end().board().turn is WHITE
 
 
 def test_human_vs_human_quick_mate_from_a_fen(tmp_path: Path) -> None:
@@ -123,8 +122,7 @@ def test_human_vs_human_quick_mate_from_a_fen(tmp_path: Path) -> None:
         _finish(child)
     finally:
         child.close(force=True)
-    game = read_game(pgn)
-    assert game is not None and game.error is None
+    game = parse_game(pgn.read_text(encoding="utf-8"))
     assert game.headers["Variant"] == "Hordes" and game.headers["FEN"] == HORDES_MATE_FEN
     assert game.result == "1-0"
     assert [m.uci() for m in game.mainline_moves()] == ["h2a2"]

@@ -142,7 +142,7 @@ def _read_file(path: Path, data: BalanceData, wanted: str | None, opening_plies:
 
 def record(game: Game, source: str = "", opening_plies: int = 4) -> GameRecord:
     """What the report keeps of a readable game."""
-    moves = game.mainline_moves()
+    moves = list(game.mainline_moves())
     start = game.start_board()
     opening = variation_san(start, moves[:opening_plies])
     termination, inferred = termination_of(game)
@@ -168,7 +168,7 @@ def termination_of(game: Game) -> tuple[str, bool]:
         return tag, False
     if game.result not in FINISHED:
         return UNKNOWN, False
-    outcome = game.board().outcome()
+    outcome = game.end().board().outcome()
     if outcome is not None and outcome.result() == game.result:
         return outcome.termination.value, True
     return UNKNOWN, False  # resigned, agreed or adjudicated without saying so

@@ -23,9 +23,12 @@ records, variants and comments are handled):
 """
 
 from hordes.notation.pgn import (
+    ChildNode,
     Game,
     GameNode,
+    Headers,
     PgnError,
+    parse_game,
     read_game,
     read_games,
     write_game,
@@ -33,9 +36,12 @@ from hordes.notation.pgn import (
 from hordes.notation.san import parse_san, push_san, san, variation_san
 
 __all__ = [
+    "ChildNode",
     "Game",
     "GameNode",
+    "Headers",
     "PgnError",
+    "parse_game",
     "parse_san",
     "push_san",
     "read_game",

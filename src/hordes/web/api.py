@@ -16,7 +16,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 
 from hordes import Board, HordesError
-from hordes.notation.pgn import Game, read_game, write_game
+from hordes.notation.pgn import Game, parse_game, write_game
 from hordes.notation.san import san
 from hordes.web.common import (
     COOKIE_MAX_AGE,
@@ -298,14 +298,12 @@ async def api_pgn_import(request: Request) -> Response:
     text = string_field(body, "pgn", "", limit=PGN_BODY) or ""
 
     def work() -> dict[str, Any]:
+        if not text.strip():
+            raise GameError("no game found in the PGN text", code="bad_pgn")
         try:
-            game = read_game(text)  # a str is PGN text, never a file name
+            game = parse_game(text)  # the first game of the text; raises the error of a broken one
         except (HordesError, ValueError) as exc:
             raise GameError(f"cannot read the PGN: {exc}", code="bad_pgn") from None
-        if game is None:
-            raise GameError("no game found in the PGN text", code="bad_pgn")
-        if game.error is not None:
-            raise GameError(f"cannot read the PGN: {game.error}", code="bad_pgn")
         board = game.start_board()
         moves = []
         for move in game.mainline_moves():
@@ -315,7 +313,7 @@ async def api_pgn_import(request: Request) -> Response:
             "variant": game.variant.slug,
             "start_fen": game.start_fen,
             "moves": moves,
-            "headers": game.headers,
+            "headers": dict(game.headers),
         }
 
     return JSONResponse(await run_in_threadpool(work))

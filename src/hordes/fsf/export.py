@@ -118,6 +118,14 @@ class Export:
         return ini_id(self.text, self.dialect)
 
 
+def dialect_of(engine_name: str) -> str:
+    """The dialect a Fairy-Stockfish program reads, from its UCI `id name` (11.1 and older: 11.1)."""
+    m = re.match(r"Fairy-Stockfish (\d+)(?:\.(\d+))?", engine_name)
+    if m and (int(m[1]), int(m[2] or 0)) <= (11, 1):
+        return DEBIAN
+    return CURRENT
+
+
 def ini_id(text: str, dialect: str) -> str:
     """A short label of an ini text for records: its sha256 (12 hex digits) and dialect."""
     return f"sha256:{hashlib.sha256(text.encode()).hexdigest()[:12]} dialect {dialect}"

@@ -20,7 +20,7 @@ import pytest
 from hordes import Board
 from hordes.cli import main
 from hordes.engine.client import FAIRY_STOCKFISH, UciClient
-from hordes.engine.match import GameJob, Opening, game_pgn, play_game
+from hordes.engine.match import GameJob, GameResult, Opening, game_pgn, play_game
 from hordes.engine.players import Clock, UciPlayer, parse_player
 from hordes.fsf.export import BUILTIN_NAMES, CURRENT, DEBIAN, ExportError, dialect_of, export_variant
 from hordes.variants import load_variant, parse_variant
@@ -243,3 +243,18 @@ def test_p7_match_records_the_ini() -> None:
     assert game.inis == ("", export_variant(load_variant("orda"), DEBIAN).ini_id)
     assert f'[BlackIni "{game.inis[1]}"]' in game_pgn(game)
     assert "WhiteIni" not in game_pgn(game)
+
+
+def test_p7_selfplay_records_and_balance_reports_the_ini(tmp_path: Path) -> None:
+    """A self-play record carries the ini tags, and `hordes balance` names the inis of its games."""
+    from hordes.balance.collect import collect
+    from hordes.balance.report import render_text, summarise
+    from hordes.selfplay.store import game_record
+
+    ini = export_variant(load_variant("orda"), DEBIAN).ini_id
+    game = GameResult(1, "hordes", "fairy-stockfish", "1-0", "checkmate", Board("orda").fen(), ["e2e4"], "orda",
+                      True, inis=("", ini))  # fmt: skip
+    path = tmp_path / "games.pgn"
+    path.write_bytes(game_record(game, 1, 0))
+    assert f'[BlackIni "{ini}"]' in path.read_text()
+    assert f"Fairy-Stockfish played from ini {ini}." in render_text(summarise(collect([str(path)])))

@@ -21,7 +21,7 @@ from hordes.engine.levels import MAX_LEVEL, level, think
 from hordes.engine.limits import Limits
 from hordes.engine.search import Searcher
 from hordes.errors import HordesError
-from hordes.fsf.export import ExportError, ini_id
+from hordes.fsf.export import ExportError, short_sha256
 from hordes.variants import load_variant
 
 
@@ -182,7 +182,7 @@ class UciPlayer:
         if not path:
             return ""
         with contextlib.suppress(OSError, UnicodeDecodeError):
-            return ini_id(Path(path).read_text(encoding="utf-8"), "of the given VariantPath")
+            return f"{short_sha256(Path(path).read_text(encoding='utf-8'))} (the spec's VariantPath)"
         return "unreadable VariantPath"
 
     def move(self, board: Board, clock: Clock) -> Move:

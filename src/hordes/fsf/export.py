@@ -126,9 +126,14 @@ def dialect_of(engine_name: str) -> str:
     return CURRENT
 
 
+def short_sha256(text: str) -> str:
+    """`sha256:` and the first 12 hex digits of the text's digest: enough to tell two inis apart."""
+    return f"sha256:{hashlib.sha256(text.encode()).hexdigest()[:12]}"
+
+
 def ini_id(text: str, dialect: str) -> str:
-    """A short label of an ini text for records: its sha256 (12 hex digits) and dialect."""
-    return f"sha256:{hashlib.sha256(text.encode()).hexdigest()[:12]} dialect {dialect}"
+    """A short label of an exported ini for records: its sha256 and its dialect."""
+    return f"{short_sha256(text)} dialect {dialect}"
 
 
 def section_name(variant: Variant, dialect: str = CURRENT) -> str:

@@ -364,7 +364,9 @@ class _Writer:
             self.put("doubleStepRegionWhite", _ranks(white))
             self.put("doubleStepRegionBlack", _ranks(black))
         pawn = next((x for x, k in kinds.items() if k == "pawn"), None)
-        self.put("enPassantTypes", pawn.lower() if pawn and r.en_passant else "-")
+        on = bool(pawn) and r.en_passant
+        self.put("enPassantTypes", pawn.lower() if pawn and on else "-")
+        self.put("enPassantRegion", _ranks(range(rows)) if on else "-")
 
     def _promotion(self, kinds: dict[str, str]) -> None:
         v = self.v

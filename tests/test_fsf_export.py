@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from hordes import Board
+from hordes import BLACK, WHITE, Board
 from hordes.cli import main
 from hordes.engine.client import FAIRY_STOCKFISH, UciClient
 from hordes.engine.match import GameJob, GameResult, Opening, game_pgn, play_game
@@ -162,6 +162,40 @@ def test_p5_en_passant_off_is_off_on_both_sides() -> None:
     assert pyffish_perft(exported.name, 2) == Board(variant).perft(2) == 552  # 554 with en passant
     with pytest.raises(ExportError, match="without en passant"):
         export_variant(variant, DEBIAN)
+
+
+GAME_END = """---
+title: Repetition Loses
+slug: reploss
+parent: chess
+engine:
+  rules:
+    repetition: {count: 3, result: loss}
+    stalemate: win
+---
+"""
+
+
+def test_p5_game_end_values_agree() -> None:
+    """Who wins a repetition (its completer loses) and a stalemate (the stalemated side wins), as our
+    rules and as Fairy-Stockfish reading the export see it (values are for the side to move)."""
+    variant = parse_variant(GAME_END)
+    exported = export_variant(variant)
+    sf = oracle()
+    sf.load_variant_config(exported.text)  # type: ignore[attr-defined]
+    moves = ["g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1", "f6g8"]
+    board = Board(variant)
+    for move in moves:
+        board.push_uci(move)
+    outcome = board.outcome()
+    assert outcome is not None and outcome.winner == WHITE and board.turn == WHITE
+    ended, value = sf.is_optional_game_end(exported.name, variant.start_fen, moves)  # type: ignore[attr-defined]
+    assert ended and value > 0  # White, to move, wins
+    stalemate = "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"
+    outcome = Board(variant, stalemate).outcome()
+    assert outcome is not None and outcome.winner == BLACK
+    assert sf.legal_moves(exported.name, stalemate, []) == []  # type: ignore[attr-defined]
+    assert sf.game_result(exported.name, stalemate, []) > 0  # type: ignore[attr-defined]
 
 
 def test_p5_khans_needs_the_current_keys(capsys: pytest.CaptureFixture[str]) -> None:

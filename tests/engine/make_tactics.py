@@ -39,7 +39,7 @@ HEADER = """# Tactics for {variant}: positions where the side to move wins by fo
 # Verified with Fairy-Stockfish: .venv/bin/python -m tests.engine.make_tactics verify {variant}
 #   mate/camp: exhaustive search of every line of N moves with pyffish 0.0.90 (complete solution set),
 #     ini {oracle_ini} (our export of orda and khans);
-#   win: Debian fairy-stockfish 11.1, MultiPV 2, depth 12, ini {debian_ini} (our export).
+#   win: Debian fairy-stockfish 11.1, MultiPV 2, depth 12, {debian_ini}.
 """
 
 
@@ -49,9 +49,9 @@ def debian_ini_id(variant: str) -> str:
 
 def header(variant: str) -> str:
     try:
-        debian = debian_ini_id(variant)
+        debian = f"ini {debian_ini_id(variant)} (our export)"
     except ValueError:  # Khan's Chess: 11.1 cannot express it, and its file has no win entries
-        debian = "none (11.1 cannot express it)"
+        debian = "not used (11.1 cannot express the variant)"
     return HEADER.format(variant=variant, oracle_ini=oracle_id(), debian_ini=debian)
 
 

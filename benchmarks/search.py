@@ -9,9 +9,10 @@ Debian's Fairy-Stockfish on the same positions (where it plays the variant) in t
 
 The goal is >= 1/5 of Fairy-Stockfish's nodes/s (benchmarks/node_cost.py shows what a node's time is
 spent on). Fairy-Stockfish runs through hordes' UCI client
-(`go movetime`), one thread, 16 MB hash; chess is built in, Orda comes from the repository's
-tests/data/orda-debian.ini. The Debian release (11.1) cannot express Khan's Chess, and no other
-program plays Hordes of Change, so those two are measured for hordes alone.
+(`go movetime`), one thread, 16 MB hash, taught each variant by our export of its document in the
+keys 11.1 reads (hordes.fsf; the printout names the ini by its sha256). The Debian release (11.1)
+cannot express Khan's Chess, and Fairy-Stockfish has no Hordes of Change, so those two are measured
+for hordes alone.
 """
 
 from __future__ import annotations
@@ -21,15 +22,15 @@ import os
 import platform
 import sys
 import time
-from pathlib import Path
 
 from hordes import Board
 from hordes.engine.client import FAIRY_STOCKFISH, UciClient
+from hordes.engine.client import fairy_stockfish as start_fairy_stockfish
 from hordes.engine.limits import Limits
 from hordes.engine.search import Searcher
+from hordes.fsf.export import ExportError
+from hordes.variants import load_variant
 
-# The repository's Orda for Debian's 11.1 (the same file as tests.fsf.DEBIAN_INI).
-DEBIAN_INI = Path(__file__).resolve().parents[1] / "tests" / "data" / "orda-debian.ini"
 GOAL = 1 / 5
 
 # Ten positions per variant from a fixed self-play game (every ninth ply): opening to endgame.
@@ -121,15 +122,15 @@ def fixed_depth(variants: list[str], depth: int) -> None:
 
 
 def fairy_stockfish(variant: str, movetime: float) -> UciClient | None:
-    if not os.access(FAIRY_STOCKFISH, os.X_OK) or variant not in ("chess", "orda"):
+    """Debian's engine playing our export of the variant, or None where there is none or it cannot."""
+    if not os.access(FAIRY_STOCKFISH, os.X_OK):
         return None
-    options: dict[str, object] = {"Threads": 1, "Hash": 16}
-    if variant == "orda":
-        if not DEBIAN_INI.is_file():
-            return None
-        options["VariantPath"] = str(DEBIAN_INI)
-    client = UciClient([FAIRY_STOCKFISH], name="fairy-stockfish", options=options)
-    client.set_variant(variant)
+    try:
+        client = start_fairy_stockfish(load_variant(variant), Threads=1, Hash=16)
+    except ExportError as exc:
+        print(f"# {variant}: no Fairy-Stockfish figures: {exc}")
+        return None
+    print(f"# {variant}: Fairy-Stockfish ini {client.ini_id}")
     return client
 
 

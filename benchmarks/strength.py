@@ -24,21 +24,11 @@ from pathlib import Path
 from hordes.engine.client import FAIRY_STOCKFISH
 from hordes.engine.match import MatchConfig, TimeControl, run_match, summary
 
-# Orda for Debian's Fairy-Stockfish 11.1 (which predates it); HORDES_ORDA_INI overrides the place.
-DEBIAN_INI = Path(
-    os.environ.get(
-        "HORDES_ORDA_INI", Path(__file__).resolve().parents[1] / "tests" / "data" / "orda-debian.ini"
-    )
-)
-
 
 def fsf(skill: int, variant: str) -> str:
-    opts = [f"Skill Level={skill}", "name=fsf-skill" + str(skill)]
-    if variant == "orda":
-        if not DEBIAN_INI.is_file():  # without it the engine crashes on every game: no figure at all
-            sys.exit(f"strength.py: {DEBIAN_INI} not found (set HORDES_ORDA_INI)")
-        opts.insert(0, f"VariantPath={DEBIAN_INI}")
-    return f"{FAIRY_STOCKFISH}:" + ",".join(opts)
+    """Debian's Fairy-Stockfish at a Skill Level; the player gives it our export of the variant (no
+    VariantPath), and each summary names that ini ("Fairy-Stockfish ini: sha256:...")."""
+    return f"{FAIRY_STOCKFISH}:Skill Level={skill},name=fsf-skill{skill}"
 
 
 def previous_engine(rev: str) -> str:

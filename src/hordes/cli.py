@@ -83,6 +83,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "hordes.selfplay.cli",
     "hordes.balance.cli",
     "hordes.tune.cli",
+    "hordes.fsf.cli",
 )
 
 

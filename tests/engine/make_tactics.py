@@ -6,10 +6,11 @@
 Candidates come from the ends of decisive games (the engine against a random mover): the position one
 move before the end is a win in one, three plies before it may be a win in two. Whether they are, and
 which moves win, is decided by Fairy-Stockfish alone:
-- mate/camp entries: an exhaustive search of every line of N moves with pyffish 0.0.90 (the
-  project's tests/data/orda.ini), so the solution set is complete;
-- win entries (chess and Orda): Debian's fairy-stockfish 11.1, MultiPV 2: the best move is at least
-  3 pawns up and every other move at least 3 pawns worse.
+- mate/camp entries: an exhaustive search of every line of N moves with pyffish 0.0.90 (taught Orda
+  and Khan's Chess by our export, tests.fsf), so the solution set is complete;
+- win entries (chess and Orda): Debian's fairy-stockfish 11.1 taught the variant by our export in 11.1's
+  keys, MultiPV 2: the best move is at least 3 pawns up and every other move at least 3 pawns worse.
+Both write or print which ini they used (sha256 and dialect).
 """
 
 from __future__ import annotations
@@ -22,11 +23,13 @@ from typing import Any
 
 from hordes import Board, Termination
 from hordes.core import movegen
-from hordes.engine.client import FAIRY_STOCKFISH, UciClient
+from hordes.engine.client import UciClient, fairy_stockfish
 from hordes.engine.limits import Limits
 from hordes.engine.search import Searcher
+from hordes.fsf.export import DEBIAN, export_variant
+from hordes.variants import load_variant
 from tests.engine.fen_cells import placement
-from tests.fsf import DEBIAN_INI, oracle
+from tests.fsf import oracle, oracle_id
 
 DATA = Path(__file__).parent / "data"
 HEADER = """# Tactics for {variant}: positions where the side to move wins by force.
@@ -34,9 +37,22 @@ HEADER = """# Tactics for {variant}: positions where the side to move wins by fo
 # kind: mate = checkmate in N moves; camp = campmate (a royal piece reaching the far rank) in N;
 #       win = wins material (best move >= +3 pawns, every other move at least 3 pawns worse).
 # Verified with Fairy-Stockfish: .venv/bin/python -m tests.engine.make_tactics verify {variant}
-#   mate/camp: exhaustive search of every line of N moves with pyffish 0.0.90 (complete solution set);
-#   win: Debian fairy-stockfish 11.1, MultiPV 2, depth 12 (orda: tests/data/orda-debian.ini).
+#   mate/camp: exhaustive search of every line of N moves with pyffish 0.0.90 (complete solution set),
+#     ini {oracle_ini} (our export of orda and khans);
+#   win: Debian fairy-stockfish 11.1, MultiPV 2, depth 12, {debian_ini}.
 """
+
+
+def debian_ini_id(variant: str) -> str:
+    return export_variant(load_variant(variant), DEBIAN).ini_id
+
+
+def header(variant: str) -> str:
+    try:
+        debian = f"ini {debian_ini_id(variant)} (our export)"
+    except ValueError:  # Khan's Chess: 11.1 cannot express it, and its file has no win entries
+        debian = "not used (11.1 cannot express the variant)"
+    return HEADER.format(variant=variant, oracle_ini=oracle_id(), debian_ini=debian)
 
 
 # ----- exhaustive verification with pyffish --------------------------------------------------------
@@ -93,12 +109,8 @@ def classify(variant: str, fen: str) -> tuple[int, list[str]] | None:
 
 # ----- Debian fairy-stockfish for material wins -----------------------------------------------------
 def fsf_client(variant: str) -> UciClient:
-    options: dict[str, object] = {"MultiPV": 2}
-    if variant != "chess":
-        options["VariantPath"] = str(DEBIAN_INI)
-    client = UciClient([FAIRY_STOCKFISH], name="fairy-stockfish", options=options)
-    client.set_variant(variant)
-    return client
+    """Debian's engine taught the variant by our export (chess too: the same rules, one source)."""
+    return fairy_stockfish(load_variant(variant), MultiPV=2)
 
 
 def fsf_material_win(client: UciClient, board: Board, depth: int = 12) -> str | None:
@@ -265,9 +277,11 @@ def verify(variant: str) -> int:
             if move not in solutions:
                 problems += 1
                 print(f"MISMATCH {fen}: file {solutions}, Fairy-Stockfish {move}")
+    used = f"pyffish ini {oracle_id()}"
     if client is not None:
+        used += f", Debian fairy-stockfish ini {client.ini_id}"
         client.quit()
-    print(f"{variant}: {len(read(variant))} positions, {problems} problems")
+    print(f"{variant}: {len(read(variant))} positions, {problems} problems ({used})")
     return problems
 
 
@@ -289,7 +303,7 @@ def main() -> int:
     if args.cmd == "generate":
         lines = generate(args.variant, args.games, args.wins)
         path = DATA / f"tactics_{args.variant}.txt"
-        path.write_text(HEADER.format(variant=args.variant) + "\n".join(lines) + "\n")
+        path.write_text(header(args.variant) + "\n".join(lines) + "\n")
         print(f"wrote {len(lines)} positions to {path}")
         return 0
     if args.cmd == "camps":

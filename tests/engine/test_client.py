@@ -9,8 +9,15 @@ from pathlib import Path
 import pytest
 
 from hordes import BLACK, Board, IllegalMoveError
-from hordes.engine.client import FAIRY_STOCKFISH, HORDES_COMMAND, EngineError, EngineTimeout, UciClient
-from tests.fsf import DEBIAN_INI
+from hordes.engine.client import (
+    FAIRY_STOCKFISH,
+    HORDES_COMMAND,
+    EngineError,
+    EngineTimeout,
+    UciClient,
+    fairy_stockfish,
+)
+from hordes.variants import load_variant
 from tests.perft_files import PERFT_DIR, read_perft_file
 
 FAKE = [sys.executable, str(Path(__file__).parent / "data" / "fake_engine.py")]
@@ -23,9 +30,9 @@ needs_fsf = pytest.mark.skipif(
 
 @needs_fsf
 def test_fairy_stockfish_plays_orda_and_every_move_is_checked() -> None:
-    with UciClient([FAIRY_STOCKFISH], options={"VariantPath": str(DEBIAN_INI)}, timeout=10) as fsf:
+    with fairy_stockfish(load_variant("orda")) as fsf:  # taught Orda by our export, 11.1 keys
         assert fsf.id_name.startswith("Fairy-Stockfish")
-        fsf.set_variant("orda")
+        assert fsf.ini_id.endswith("dialect 11.1")
         fsf.new_game()
         board = Board("orda")
         for _ in range(8):
@@ -37,12 +44,11 @@ def test_fairy_stockfish_plays_orda_and_every_move_is_checked() -> None:
 
 @needs_fsf
 def test_p15_debian_ini_gives_every_orda_perft_count() -> None:
-    """tests/data/orda-debian.ini makes Debian's 11.1 play our Orda: every count of orda.perft (1.6M
-    nodes, under a second in C++), including the campmate records, where the tree stops."""
+    """Our export of Orda in 11.1's keys makes Debian's 11.1 play our Orda: every count of orda.perft
+    (1.6M nodes, under a second in C++), including the campmate records, where the tree stops."""
     cases = read_perft_file(PERFT_DIR / "orda.perft")
     assert any(case.id.startswith("campmate") for case in cases)
-    with UciClient([FAIRY_STOCKFISH], options={"VariantPath": str(DEBIAN_INI)}, timeout=10) as fsf:
-        fsf.set_variant("orda")
+    with fairy_stockfish(load_variant("orda")) as fsf:
         for case in cases:
             for depth, count in sorted(case.counts.items()):
                 board = Board("orda", case.epd)
@@ -51,10 +57,9 @@ def test_p15_debian_ini_gives_every_orda_perft_count() -> None:
 
 @needs_fsf
 def test_p15_debian_ini_scores_a_campmate_as_mate() -> None:
-    """The Khan one step from rank 1: Debian's engine, given the repository's file, sees mate in 1
-    for Black and, with White to move after it, a lost game (mate 0, no move)."""
-    with UciClient([FAIRY_STOCKFISH], options={"VariantPath": str(DEBIAN_INI)}, timeout=10) as fsf:
-        fsf.set_variant("orda")
+    """The Khan one step from rank 1: Debian's engine, given our export, sees mate in 1 for Black
+    and, with White to move after it, a lost game (mate 0, no move)."""
+    with fairy_stockfish(load_variant("orda")) as fsf:
         board = Board("orda", "8/8/K7/8/8/8/4k3/8 b - - 0 1")
         info = fsf.analyse(board, depth=4)
         assert info.score_mate == 1

@@ -68,6 +68,7 @@ class BalanceData:
     broken: list[BrokenGame] = field(default_factory=list)
     titles: dict[str, str] = field(default_factory=dict)  # variant slug -> title
     other_variants: Counter[str] = field(default_factory=Counter)  # games left out by the variant filter
+    inis: Counter[str] = field(default_factory=Counter)  # WhiteIni/BlackIni tags: Fairy-Stockfish's ini
 
     def variants(self) -> list[str]:
         """The variants present, most games first."""
@@ -138,6 +139,9 @@ def _read_file(path: Path, data: BalanceData, wanted: str | None, opening_plies:
             continue
         data.titles.setdefault(slug, game.variant.title)
         data.games.append(record(game, str(path), opening_plies))
+        for tag in ("WhiteIni", "BlackIni"):
+            if game.headers.get(tag):
+                data.inis[game.headers[tag]] += 1
 
 
 def record(game: Game, source: str = "", opening_plies: int = 4) -> GameRecord:

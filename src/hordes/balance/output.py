@@ -21,6 +21,7 @@ from hordes.balance.report import (
     elo_text,
     games_text,
     headline,
+    ini_note,
     length_rows,
     percent,
     percent_interval,
@@ -175,6 +176,8 @@ def render_html(report: Report, plots: Plots) -> str:
         f"<p>{esc(games_text(report.games))} from {esc(', '.join(report.sources))}.</p>",
         f'<p class="note">{esc(INTERVAL_NOTE)}. {esc(SCORE_NOTE)}</p>',
     ]
+    if report.inis:
+        parts.append(f"<p>{esc(ini_note(report))}</p>")
     if report.broken:
         parts.append(f"<p>Broken and left out: {esc(games_text(len(report.broken)))}.</p>\n<ul>")
         parts.extend(f"<li>{esc(str(b))}</li>" for b in report.broken)
@@ -239,6 +242,8 @@ def render_markdown(report: Report, plots: Plots) -> str:
         f"{games_text(report.games)} from {', '.join(f'`{s}`' for s in report.sources)}.",
         f"{INTERVAL_NOTE}. {SCORE_NOTE}",
     ]
+    if report.inis:
+        parts.append(ini_note(report))
     if report.broken:
         items = "\n".join(f"- {b}" for b in report.broken)
         parts.append(f"Broken and left out: {games_text(len(report.broken))}.\n\n{items}")

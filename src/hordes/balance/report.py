@@ -107,6 +107,7 @@ class Report:
     variants: tuple[VariantReport, ...]
     opening_plies: int
     top: int
+    inis: tuple[str, ...] = ()  # the Fairy-Stockfish inis the games were played from (their tags)
 
     @property
     def games(self) -> int:
@@ -126,7 +127,8 @@ def summarise(data: BalanceData, top: int = 10) -> Report:
         summarise_variant(slug, data.titles.get(slug, slug), by_variant[slug], data.opening_plies, top)
         for slug in data.variants()
     )
-    return Report(tuple(data.sources), tuple(data.broken), sections, data.opening_plies, top)
+    inis = tuple(sorted(data.inis))
+    return Report(tuple(data.sources), tuple(data.broken), sections, data.opening_plies, top, inis)
 
 
 def summarise_variant(
@@ -255,6 +257,10 @@ def _table(header: Sequence[str], rows: Sequence[Sequence[str]], left: int = 1, 
     return "\n".join([line(header), *(line(r) for r in rows)])
 
 
+def ini_note(report: Report) -> str:
+    return "Fairy-Stockfish played from ini " + ", ".join(report.inis) + "."
+
+
 def render_text(report: Report) -> str:
     """The report for a terminal: plain text, columns aligned."""
     out: list[str] = []
@@ -264,6 +270,8 @@ def render_text(report: Report) -> str:
         # The CLI lists them on standard error, where they do not mix with the report.
         n = len(report.broken)
         out.append(f"{games_text(n)} could not be read and {'is' if n == 1 else 'are'} left out.")
+    if report.inis:
+        out.append(ini_note(report))
     out.append(INTERVAL_NOTE + ".")
     for section in report.variants:
         out.append("")

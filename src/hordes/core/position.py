@@ -595,8 +595,8 @@ class Board:
                     h ^= comp.z_castle[low.bit_length() - 1]
                     diff ^= low
                 self.castling = new_rights
-        if flags & FLAG_DOUBLE:
-            ep = (frm + to) // 2
+        if flags & FLAG_DOUBLE and self.variant.rules.en_passant:  # a double step without en passant
+            ep = (frm + to) // 2  # (`en_passant: false`) leaves no square behind
             if self._ep_capturable(ep, us ^ 1):
                 self.ep_square = ep
                 h ^= comp.z_ep[ep % comp.cols]

@@ -26,8 +26,8 @@ def register(subparsers: Any) -> None:
             "Play a match between two players. A player is 'hordes' (options: level=1..8, hash=MB, depth=N, "
             "nodes=N, movetime=SECONDS), 'random', 'greedy', 'hordes-uci' (this engine as a UCI subprocess) "
             "or an engine command, with options after a colon: "
-            "'fairy-stockfish:VariantPath=tests/data/orda-debian.ini,Skill Level=3' (that file, in the "
-            "repository, teaches Orda to Debian's fairy-stockfish 11.1)."
+            "'fairy-stockfish:Skill Level=3'. Fairy-Stockfish is taught the variant from our export of its "
+            "document (see 'hordes export'); the PGN records which ini it played from."
         ),
     )
     p.add_argument("engine1")

@@ -5,9 +5,7 @@ legal raises IllegalMoveError naming the engine and the position. An engine that
 answering, or breaks the protocol raises EngineError (EngineTimeout for silence), and the process is
 killed, so a caller (a match, a test) never hangs on a broken engine.
 
-    options = {"VariantPath": "tests/data/orda-debian.ini"}  # Orda for Debian's 11.1, in the repository
-    with UciClient(["/usr/games/fairy-stockfish"], options=options) as fsf:
-        fsf.set_variant("orda")
+    with fairy_stockfish(load_variant("orda")) as fsf:  # Orda exported for the engine (hordes.fsf)
         move = fsf.play(board, movetime=0.1)
 """
 
@@ -19,6 +17,7 @@ import queue
 import shlex
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Mapping, Sequence
@@ -27,7 +26,9 @@ from types import TracebackType
 from typing import IO
 
 from hordes.core.position import Board, Move
+from hordes.core.rules import Variant
 from hordes.errors import HordesError, IllegalMoveError
+from hordes.fsf.export import Export, dialect_of, export_variant
 
 HORDES_COMMAND = [sys.executable, "-m", "hordes.uci"]  # this library's own engine (same as `hordes uci`)
 FAIRY_STOCKFISH = "/usr/games/fairy-stockfish"
@@ -124,6 +125,7 @@ class UciClient:
         self.option_names: set[str] = set()
         self._lines: queue.Queue[str | None] = queue.Queue()
         self._variant_path_set = False
+        self.ini_id = ""  # which variants.ini the engine plays from (load_export), for records
         try:
             self.proc = subprocess.Popen(
                 self.command,
@@ -219,6 +221,28 @@ class UciClient:
         self.send(f"setoption name {name} value {value}")
         if name.lower() == "variantpath":
             self._variant_path_set = True
+
+    def load_variant_text(self, text: str) -> None:
+        """Hand the engine a variants.ini by VariantPath: through a private temporary file, removed as
+        soon as the engine has read it (it reads the file when the option is set)."""
+        fd, path = tempfile.mkstemp(prefix="hordes-", suffix=".ini")  # mode 0600
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                f.write(text)
+            self.set_option("VariantPath", path)
+            self.is_ready()
+        finally:
+            with contextlib.suppress(OSError):
+                os.unlink(path)
+
+    def load_export(self, variant: Variant) -> Export:
+        """Teach a Fairy-Stockfish program `variant` from our export in the dialect it reads, and
+        select it (ExportError if Fairy-Stockfish cannot express it)."""
+        exported = export_variant(variant, dialect_of(self.id_name))
+        self.load_variant_text(exported.text)
+        self.ini_id = exported.ini_id
+        self.set_variant(exported.name)
+        return exported
 
     def set_variant(self, variant: str) -> None:
         """Select a variant by the engine's name for it (checked against its UCI_Variant list)."""
@@ -374,10 +398,13 @@ def _history(board: Board) -> tuple[str, list[str]]:
     return b.fen(), moves
 
 
-def fairy_stockfish(variant_path: str | None = None, **options: object) -> UciClient:
-    """Debian's Fairy-Stockfish (for Orda: variant_path = the repository's tests/data/orda-debian.ini)."""
-    opts: dict[str, object] = {}
-    if variant_path:
-        opts["VariantPath"] = variant_path
-    opts.update(options)
-    return UciClient([FAIRY_STOCKFISH], name="fairy-stockfish", options=opts)
+def fairy_stockfish(variant: Variant | None = None, **options: object) -> UciClient:
+    """Debian's Fairy-Stockfish, playing `variant` from our export of it (its `ini_id` says which)."""
+    client = UciClient([FAIRY_STOCKFISH], name="fairy-stockfish", options=options)
+    if variant is not None:
+        try:
+            client.load_export(variant)
+        except BaseException:
+            client.kill()
+            raise
+    return client

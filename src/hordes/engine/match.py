@@ -105,6 +105,7 @@ class GameResult:
     player1_white: bool
     tc: str = "-"
     error: str = ""
+    inis: tuple[str, str] = ("", "")  # White's and Black's Fairy-Stockfish ini (see UciPlayer.ini)
 
     @property
     def score1(self) -> float:
@@ -189,6 +190,7 @@ def play_game(job: GameJob) -> GameResult:
     start_fen = Board(variant, job.opening.fen).fen()
     players: list[Player] = []
     names = ["?", "?"]
+    inis = ["", ""]
     moves = list(job.opening.moves)
     tc = job.tc
     clock = [tc.base, tc.base] if tc else [0.0, 0.0]
@@ -196,7 +198,7 @@ def play_game(job: GameJob) -> GameResult:
     def finish(result: str, termination: str, error: str = "") -> GameResult:
         return GameResult(
             job.round, names[0], names[1], result, termination, start_fen, moves, variant.slug,
-            job.player1_white, str(tc) if tc else "-", error,
+            job.player1_white, str(tc) if tc else "-", error, (inis[0], inis[1]),
         )  # fmt: skip
 
     try:
@@ -209,6 +211,7 @@ def play_game(job: GameJob) -> GameResult:
                 player.new_game(board)
             except (EngineError, HordesError) as exc:
                 return finish("0-1" if color == 0 else "1-0", "engine failure", f"{names[color]}: {exc}")
+            inis[color] = getattr(player, "ini", "")
         while True:
             out = board.outcome()
             if out is not None:
@@ -357,6 +360,7 @@ def game_pgn(game: GameResult, event: str = "hordes match") -> str:
     }
     if game.error:
         headers["Annotator"] = game.error[:200]
+    headers.update(ini_headers(game))
     variant = load_variant(game.variant)
     board = Board(variant, game.start_fen)
     for text in game.moves:
@@ -388,6 +392,11 @@ def game_pgn(game: GameResult, event: str = "hordes match") -> str:
             line = f"{line} {t}" if line else t
     lines.append(line)
     return tags + "\n\n" + "\n".join(lines) + "\n"
+
+
+def ini_headers(game: GameResult) -> dict[str, str]:
+    """`WhiteIni` / `BlackIni`: the Fairy-Stockfish ini each engine played from, where one did."""
+    return {f"{side}Ini": ini for side, ini in zip(("White", "Black"), game.inis, strict=True) if ini}
 
 
 def _san_pgn(board: Board, headers: dict[str, str]) -> str | None:
@@ -545,6 +554,9 @@ def summary(config: MatchConfig, result: MatchResult) -> str:
     for g in result.games:
         terminations[g.termination] = terminations.get(g.termination, 0) + 1
     lines.append("Endings: " + ", ".join(f"{k} {v}" for k, v in sorted(terminations.items())))
+    inis = sorted({ini for g in result.games for ini in g.inis if ini})
+    if inis:
+        lines.append("Fairy-Stockfish ini: " + ", ".join(inis))
     for g in result.games:
         if g.error:
             lines.append(f"  game {g.round}: {g.termination}: {g.error}")

@@ -3,11 +3,13 @@ any UCI engine by command. Each is described by a spec string (see `parse_player
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 import shlex
 import shutil
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Protocol
 
 from hordes.core import movegen
@@ -19,6 +21,7 @@ from hordes.engine.levels import MAX_LEVEL, level, think
 from hordes.engine.limits import Limits
 from hordes.engine.search import Searcher
 from hordes.errors import HordesError
+from hordes.fsf.export import ExportError, short_sha256
 from hordes.variants import load_variant
 
 
@@ -129,19 +132,58 @@ class HordesPlayer:
 
 @dataclass
 class UciPlayer:
-    """A UCI engine in a subprocess; every move it returns is checked by the client."""
+    """A UCI engine in a subprocess; every move it returns is checked by the client.
+
+    Fairy-Stockfish, given no VariantPath, learns the game from our export of the document (in the
+    dialect its release reads); `ini` then says which ini it played from, for the records."""
 
     command: list[str]
     name: str
     options: dict[str, str] = field(default_factory=dict)
     variant_name: str | None = None  # the engine's name for the variant, when it differs from our slug
     client: UciClient | None = None
+    ini: str = ""  # e.g. "sha256:0123456789ab dialect 11.1" once a game has started
+    _exported: tuple[str, str] | None = field(default=None, repr=False)  # (our slug, their section)
 
     def new_game(self, board: Board) -> None:
         if self.client is None:
             self.client = UciClient(self.command, name=self.name, options=self.options)
-        self.client.set_variant(self.variant_name or board.variant.slug)
+            self.ini = self._user_ini()
+        variant = board.variant
+        if self._exported is not None and self._exported[0] == variant.slug:
+            self.client.set_variant(self._exported[1])
+        elif self._uses_export():
+            try:
+                exported = self.client.load_export(variant)
+            except ExportError:
+                if variant.slug not in self.client.variants:
+                    raise
+                self.client.set_variant(variant.slug)  # the engine's own game of that name
+                self.ini = "built-in"
+            else:
+                self._exported = (variant.slug, exported.name)
+                self.ini = exported.ini_id
+        else:
+            self.client.set_variant(self.variant_name or variant.slug)
         self.client.new_game()
+
+    def _uses_export(self) -> bool:
+        assert self.client is not None
+        given = {k.lower() for k in self.options}
+        return (
+            self.client.id_name.startswith("Fairy-Stockfish")
+            and "variantpath" not in given
+            and self.variant_name is None
+        )
+
+    def _user_ini(self) -> str:
+        """The label of a VariantPath the user gave (its sha256), or ""."""
+        path = next((v for k, v in self.options.items() if k.lower() == "variantpath"), None)
+        if not path:
+            return ""
+        with contextlib.suppress(OSError, UnicodeDecodeError):
+            return f"{short_sha256(Path(path).read_text(encoding='utf-8'))} (the spec's VariantPath)"
+        return "unreadable VariantPath"
 
     def move(self, board: Board, clock: Clock) -> Move:
         assert self.client is not None, "new_game() first"
@@ -164,7 +206,8 @@ def parse_player(spec: str, seed: int | None = None) -> Player:
     same pieces such as `hordes tune` writes, while the game keeps its own rules), `random`, `greedy`,
     or an engine command (a path or a program on PATH, with arguments in quotes if any; keys:
     `name`, `variant` = the engine's name for the variant, anything else is sent as a UCI option,
-    e.g. `fairy-stockfish:VariantPath=tests/data/orda-debian.ini,Skill Level=3`).
+    e.g. `fairy-stockfish:Skill Level=3`). Fairy-Stockfish needs no VariantPath: it is given our export of
+    the document (hordes.fsf), unless the spec names a VariantPath of its own.
     """
     head, _, rest = spec.partition(":")
     opts: dict[str, str] = {}

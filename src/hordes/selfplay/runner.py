@@ -81,6 +81,7 @@ class SelfplayResult:
     kept: int  # finished before this call
     wall_time: float
     notes: list[str] = field(default_factory=list)
+    inis: set[str] = field(default_factory=set)  # the Fairy-Stockfish inis the games of this call used
 
     @property
     def games(self) -> int:
@@ -185,19 +186,21 @@ def _run_locked(config: SelfplayConfig, out: Path, on_game: GameCallback | None)
 
     started = time.perf_counter()
     played = 0
+    inis: set[str] = set()
     writer = store.GamesWriter(pgn)
     try:
         for index, game in run_tasks(play_game, jobs, config.workers, config.ray):
             game_id = jobs[index].round
             writer.append(store.game_record(game, game_id, len(jobs[index].opening.moves)))
             played += 1
+            inis.update(ini for ini in game.inis if ini)
             record_game(tally, game_id, game.result, game.termination)
             if on_game is not None:
                 on_game(game_id, game, Progress(config.games, tally, played, time.perf_counter() - started))
     finally:
         writer.close()
     return SelfplayResult(
-        out, pgn, plan, config.games, tally, played, kept, time.perf_counter() - started, notes
+        out, pgn, plan, config.games, tally, played, kept, time.perf_counter() - started, notes, inis
     )
 
 
@@ -244,6 +247,8 @@ def summary(result: SelfplayResult) -> str:
         f"Played {result.played} games in {_duration(result.wall_time)}"
         f" ({result.games_per_hour:,.0f} games/hour)"
     )
+    if result.inis:
+        lines.append("Fairy-Stockfish ini: " + ", ".join(sorted(result.inis)))
     lines.append(f"PGN: {result.pgn}")
     return "\n".join(lines)
 

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from hordes.core.position import Board
-from hordes.engine.match import GameResult, Opening, TimeControl
+from hordes.engine.match import GameResult, Opening, TimeControl, ini_headers
 from hordes.errors import HordesError
 from hordes.notation.pgn import Game, pgn_variant_name, write_game
 from hordes.selfplay.plan import GamePlan
@@ -246,6 +246,7 @@ def game_record(game: GameResult, game_id: int, book_plies: int) -> bytes:
     }
     if game.error:
         headers["Annotator"] = game.error[:200]
+    headers.update(ini_headers(game))
     board = Board(variant, game.start_fen)
     for text in game.moves:
         board.push_uci(text)

@@ -40,7 +40,7 @@ from sqlalchemy.exc import IntegrityError
 from hordes import Board, HordesError
 from hordes.notation.pgn import Game, write_game
 from hordes.notation.san import san
-from hordes.web import db
+from hordes.web import db, players
 
 # The errors live in their own module; they are re-exported here, where callers have always found them.
 from hordes.web.errors import Conflict as Conflict
@@ -113,8 +113,11 @@ class GameService:
         black: str = "human",
         level: int | None = None,
         creator: str | None = None,
+        user: int | None = None,
+        rated: bool = False,
     ) -> Created:
-        """Create a game; validates the variant, FEN, seats and level before anything is stored."""
+        """Create a game; validates the variant, FEN, seats and level before anything is stored.
+        `user`: the creator's account (None: anonymous); `rated`: a game between two accounts."""
         v = web_variant(variant)
         try:
             board = Board(v, fen) if fen else Board(v)
@@ -134,6 +137,7 @@ class GameService:
             level = None
         if creator not in (None, "white", "black"):
             raise GameError("creator must be white or black", code="bad_player")
+        _check_rated(rated, user, white, black, creator)
         result, termination, winner = outcome_fields(board.outcome())
         humans = [side for side, kind in (("white", white), ("black", black)) if kind == "human"]
         # Two people: the creator's seat now, the friend's when the invitation is claimed.
@@ -157,6 +161,9 @@ class GameService:
                     black_token=tokens.get("black"),
                     creator=creator,
                     invite_token=invite,
+                    white_user=user if creator == "white" else None,
+                    black_user=user if creator == "black" else None,
+                    rated=rated,
                     status=status,
                     result=result,
                     termination=termination,
@@ -255,6 +262,10 @@ class GameService:
             "seat": seat,
             "created_at": row.created_at.isoformat() if row.created_at else None,
         }
+        # Accounts: each seat's name and rating in this variant, and whether the game is rated.
+        for color, person in players.players_of(self.engine, row).items():
+            out["players"][color]["user"] = person
+        out["rated"] = bool(row.rated)
         out.update(status)
         if row.status == "waiting":  # the seat an invitation will fill
             out["waiting_for"] = "black" if row.creator == "white" else "white"
@@ -270,8 +281,11 @@ class GameService:
             return "invalid"
         return "open" if row.status == "waiting" else "taken"
 
-    def join(self, game_id: str, invite: str | None, holder: str | None = None) -> Joined:
-        """Claim the friend's seat with its invitation; the first caller wins, later ones get 409."""
+    def join(
+        self, game_id: str, invite: str | None, holder: str | None = None, user: int | None = None
+    ) -> Joined:
+        """Claim the friend's seat with its invitation; the first caller wins, later ones get 409.
+        `user`: the account of whoever joins (None: anonymous; a rated game needs one)."""
         row = self.row(game_id)
         if self.seat(row, holder) is not None:
             raise Conflict(
@@ -283,13 +297,23 @@ class GameService:
         if state == "taken":
             raise Conflict("the seat has been taken: you can watch the game", code="seat_taken")
         seat = "black" if row.creator == "white" else "white"
+        if row.rated:
+            creator_user = getattr(row, f"{row.creator}_user")
+            if user is None:
+                raise Forbidden("this game is rated: log in to join it", code="rated_needs_account")
+            if user == creator_user:
+                raise Conflict(
+                    "a rated game is between two accounts: this one created it", code="same_account"
+                )
         token = new_token()
         g = db.games
         with self.engine.begin() as conn:
             done = conn.execute(
                 g.update()
                 .where(g.c.id == row.id, g.c.status == "waiting", g.c.invite_token == row.invite_token)
-                .values(**{f"{seat}_token": token}, status="playing", updated_at=db.now())
+                .values(
+                    **{f"{seat}_token": token, f"{seat}_user": user}, status="playing", updated_at=db.now()
+                )
             )
         if done.rowcount != 1:  # someone else claimed it between our read and our write
             raise Conflict("the seat has been taken: you can watch the game", code="seat_taken")
@@ -436,6 +460,8 @@ class GameService:
                 )
                 if done.rowcount != 1:
                     raise Conflict("the game changed meanwhile: reload it", code="stale_ply")
+                if termination:
+                    self._ended(conn, row.id)
         except IntegrityError:
             board.pop()
             self._forget(row.id)
@@ -499,6 +525,13 @@ class GameService:
             )
             if done.rowcount != 1:
                 raise Conflict("the game changed meanwhile: reload it", code="stale_ply")
+            if values.get("status") == "over":
+                self._ended(conn, row.id)
+
+    def _ended(self, conn: sa.Connection, game_id: str) -> None:
+        """Every game that ends comes here, in the transaction that stores its end: a rated game's
+        result changes both ratings then (players.apply_result, which counts a game once)."""
+        players.apply_result(conn, game_id)
 
     def _finish(self, row: sa.Row[Any], result: str, termination: str, winner: int | None) -> None:
         self._update(
@@ -517,10 +550,11 @@ class GameService:
         g = db.games
         q = sa.select(
             g.c.id, g.c.variant, g.c.white, g.c.black, g.c.level, g.c.status, g.c.result, g.c.termination,
-            g.c.winner, g.c.ply, g.c.fen, g.c.updated_at,
+            g.c.winner, g.c.ply, g.c.fen, g.c.updated_at, g.c.white_user, g.c.black_user, g.c.rated,
         ).order_by(g.c.updated_at.desc()).limit(max(1, min(limit, 200)))  # fmt: skip
         with self.engine.connect() as conn:
             rows = list(conn.execute(q))
+            people = players.seated(conn, rows)
         out = []
         for r in rows:
             title = _title(r.variant)
@@ -540,6 +574,13 @@ class GameService:
                     "updated_at": r.updated_at.isoformat() if r.updated_at else None,
                 }
             )
+            # Accounts: the name instead of "Anonymous", the rating beside it.
+            out[-1]["rated"] = bool(r.rated)
+            for color in ("white", "black"):
+                person = people.get((r.id, color))
+                out[-1][f"{color}_user"] = person.as_dict() if person else None
+                if person:
+                    out[-1][color] = person.name
         return out
 
     def pgn(self, game_id: str, site: str = "hordes web app") -> str:
@@ -613,6 +654,23 @@ def _must_be_playing(row: Any) -> None:
         )
     if row.status != "playing":
         raise Conflict(f"the game is over ({row.result})", code="game_over")
+
+
+def _check_rated(rated: object, user: int | None, white: str, black: str, creator: str | None) -> None:
+    """A rated game is between two accounts: the creator's now, the friend's when they join."""
+    if not isinstance(rated, bool):
+        raise GameError("'rated' must be true or false", code="bad_request")
+    if not rated:
+        return
+    if "engine" in (white, black) or creator is None:
+        raise GameError(
+            "games against the engine are casual: only games between two accounts are rated",
+            code="rated_needs_accounts",
+        )
+    if user is None:
+        raise Forbidden(
+            "log in to create a rated game: rated games are between two accounts", code="rated_needs_account"
+        )
 
 
 def _player_label(kind: str, level: int | None) -> str:

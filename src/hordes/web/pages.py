@@ -17,6 +17,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
 from hordes import Variant
+from hordes.web.accounts import viewer
 from hordes.web.api import create_game, invite_url, seat_url, set_seat_cookie
 from hordes.web.common import MAX_BODY, SEAT_COOKIE, check_game_id, game_id_param, read_body
 from hordes.web.games import GameError, NotFound
@@ -31,7 +32,8 @@ MAX_FORM_FIELDS = 20  # the lobby form has 5
 
 def render(request: Request, name: str, status: int = 200, **context: Any) -> HTMLResponse:
     template = request.app.state.templates.get_template(name)
-    html = template.render(request=request, nav_variants=playable(), **context)
+    # `viewer`: the logged-in account (None: anonymous), for the header's log in / log out.
+    html = template.render(request=request, nav_variants=playable(), viewer=viewer(request), **context)
     return HTMLResponse(html, status_code=status)
 
 

@@ -155,6 +155,9 @@ def test_p3_a_rated_game_updates_both_ratings_exactly_once(fast: Any, client: Te
     # the game page and the lobby's recent games show the ratings beside the names
     state = client.get(f"/api/games/{game_id}").json()
     assert state["players"]["white"]["user"]["rating_text"] == a["rating_text"]
+    # a counted game shows the rating it gave and the change, as lichess does
+    assert state["players"]["black"]["user"]["rating_diff"] == bb["rating"] - 1500
+    assert state["players"]["white"]["user"]["diff_text"] == f"{a['rating'] - 1500:+d}"
     assert f'<span class="rating">{bb["rating_text"]}</span>' in client.get("/").text
 
 

@@ -255,16 +255,10 @@ class GameService:
             "variant": variant_info(variant),
             "start_fen": row.start_fen,
             "moves": [{"uci": m.uci, "san": m.san, "fen": m.fen} for m in moves],
-            "players": {
-                "white": {"kind": row.white, "level": row.level if row.white == "engine" else None},
-                "black": {"kind": row.black, "level": row.level if row.black == "engine" else None},
-            },
+            "players": self._players(row),
             "seat": seat,
             "created_at": row.created_at.isoformat() if row.created_at else None,
         }
-        # Accounts: each seat's name and rating in this variant, and whether the game is rated.
-        for color, person in players.players_of(self.engine, row).items():
-            out["players"][color]["user"] = person
         out["rated"] = bool(row.rated)
         out.update(status)
         if row.status == "waiting":  # the seat an invitation will fill
@@ -320,8 +314,23 @@ class GameService:
         return Joined(seat, token)
 
     def joined_event(self, game_id: str) -> dict[str, Any]:
-        """The event that tells every watcher the friend has arrived."""
-        return self._status_event(game_id)
+        """The event that tells every watcher the friend has arrived (and who, if an account)."""
+        event = self._status_event(game_id)
+        event["players"] = self._players(self.row(game_id))
+        return event
+
+    def _players(self, row: Any) -> dict[str, dict[str, Any]]:
+        """Each seat: human or engine, the engine's level, and the account in it (players.py: its
+        name and its rating in this variant, None for an anonymous seat)."""
+        accounts = players.players_of(self.engine, row)
+        return {
+            side: {
+                "kind": getattr(row, side),
+                "level": row.level if getattr(row, side) == "engine" else None,
+                "user": accounts[side],
+            }
+            for side in ("white", "black")
+        }
 
     def _status(self, row: Any, board: Board) -> dict[str, Any]:
         """The position view of the game's board with the game's status (`row`: a games row, or an
@@ -336,6 +345,7 @@ class GameService:
             view["termination"] = row.termination
             view["winner"] = side_name(row.winner)
             view["reason"] = describe_end(row.termination, row.winner)
+            view["players"] = self._players(row)  # with the ratings that the result changed
         name = board.geometry.square_name
         last = board.peek() if row.ply else None
         turn_kind = row.white if board.turn else row.black

@@ -31,12 +31,15 @@ RESULT_FILTERS = ("win", "draw", "loss")
 
 @dataclass(frozen=True, slots=True)
 class Seated:
-    """An account in a seat, with its rating in the game's variant (None before its first rated game)."""
+    """An account in a seat, with its rating in the game's variant: the current one (None before
+    its first rated game), or for a rated game already counted, the rating this game gave it and
+    the change (`diff`), as lichess shows them."""
 
     user_id: int
     name: str
     rating: float | None = None
     rd: float | None = None
+    diff: int | None = None
 
     def as_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -49,6 +52,9 @@ class Seated:
                 provisional=is_provisional(self.rd),
                 rating_text=display(self.rating, self.rd),
             )
+        if self.diff is not None:
+            out["rating_diff"] = self.diff
+            out["diff_text"] = f"{self.diff:+d}" if self.diff else "±0"
         return out
 
 
@@ -121,13 +127,27 @@ def seated(conn: Connection, rows: list[Any]) -> dict[tuple[str, str], Seated]:
             sa.select(rt.c.user_id, rt.c.variant, rt.c.rating, rt.c.rd).where(rt.c.user_id.in_(ids))
         )
     }
+    # Rated games already counted: the rating after each, and the one before (the previous row).
+    h = db.rating_history
+    before = sa.func.lag(h.c.rating).over(partition_by=(h.c.user_id, h.c.variant), order_by=h.c.id)
+    inner = sa.select(h.c.game_id, h.c.user_id, h.c.rating, h.c.rd, before.label("before"))
+    inner = inner.where(h.c.user_id.in_(ids)).subquery()
+    rated_ids = [r.id for r in rows if getattr(r, "rated", False)]
+    counted = {}
+    if rated_ids:
+        for row in conn.execute(sa.select(inner).where(inner.c.game_id.in_(rated_ids))):
+            start = row.before if row.before is not None else Rating().rating
+            counted[(row.game_id, row.user_id)] = (row.rating, row.rd, round(row.rating) - round(start))
     out = {}
     for r in rows:
         for c in COLORS:
             uid = getattr(r, f"{c}_user")
             if uid and uid in names:
-                rating, rd = found.get((uid, r.variant), (None, None))
-                out[(r.id, c)] = Seated(uid, names[uid], rating, rd)
+                if (r.id, uid) in counted:
+                    out[(r.id, c)] = Seated(uid, names[uid], *counted[(r.id, uid)])
+                else:
+                    rating, rd = found.get((uid, r.variant), (None, None))
+                    out[(r.id, c)] = Seated(uid, names[uid], rating, rd)
     return out
 
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
-WIDTH, HEIGHT = 600, 180
-LEFT, RIGHT, TOP, BOTTOM = 44, 10, 12, 22  # margins for the axis labels
+WIDTH, HEIGHT = 400, 150  # small enough that the labels stay legible when it shrinks to a phone
+LEFT, RIGHT, TOP, BOTTOM = 40, 8, 10, 20  # margins for the axis labels
 
 
 def _nice_range(low: float, high: float) -> tuple[int, int]:

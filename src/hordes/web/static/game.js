@@ -60,7 +60,11 @@ function playerLabel(color) {
   if (p.kind === 'human') name = game.seat === color ? 'You' : game.seat ? 'Your friend' : 'Player';
   if (p.user) {
     // An account: its name (usernames are letters, digits, _ and -) and its rating, "?" if provisional.
-    const rating = p.user.rating_text ? ` <span class="rating">${p.user.rating_text}</span>` : '';
+    let rating = p.user.rating_text ? ` <span class="rating">${p.user.rating_text}</span>` : '';
+    if (p.user.diff_text) {
+      const way = p.user.rating_diff > 0 ? 'up' : p.user.rating_diff < 0 ? 'down' : 'even';
+      rating += ` <span class="diff ${way}">${p.user.diff_text}</span>`;
+    }
     name = `<a class="name" href="/@/${encodeURIComponent(p.user.name)}">${p.user.name}</a>${rating}`;
     if (game.seat === color) name += ' (you)';
   }

@@ -130,8 +130,11 @@ def seated(conn: Connection, rows: list[Any]) -> dict[tuple[str, str], Seated]:
     # Rated games already counted: the rating after each, and the one before (the previous row).
     h = db.rating_history
     before = sa.func.lag(h.c.rating).over(partition_by=(h.c.user_id, h.c.variant), order_by=h.c.id)
-    inner = sa.select(h.c.game_id, h.c.user_id, h.c.rating, h.c.rd, before.label("before"))
-    inner = inner.where(h.c.user_id.in_(ids)).subquery()
+    inner = (
+        sa.select(h.c.game_id, h.c.user_id, h.c.rating, h.c.rd, before.label("before"))
+        .where(h.c.user_id.in_(ids))
+        .subquery()
+    )
     rated_ids = [r.id for r in rows if getattr(r, "rated", False)]
     counted = {}
     if rated_ids:

@@ -150,6 +150,8 @@ def test_p3_a_rated_game_updates_both_ratings_exactly_once(fast: Any, client: Te
     with fast.state.db.begin() as conn:
         assert players.apply_result(conn, game_id) is False
     assert stored_ratings(fast) == before
+    pgn = client.get(f"/api/games/{game_id}/pgn").text
+    assert '[White "alice"]' in pgn and '[Black "Bob"]' in pgn and '[Event "Rated game"]' in pgn
     history = client.get("/api/users/alice/ratings").json()["ratings"]["chess"]["history"]
     assert [h["game"] for h in history] == [game_id]
     # the game page and the lobby's recent games show the ratings beside the names

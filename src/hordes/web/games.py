@@ -606,6 +606,11 @@ class GameService:
         }
         if row.termination:
             headers["Termination"] = describe_end(row.termination, row.winner)
+        for side, person in players.players_of(self.engine, row).items():  # accounts by their names
+            if person is not None:
+                headers[side.capitalize()] = person["name"]
+        if row.rated:
+            headers["Event"] = "Rated game"
         with self._board(row) as board:
             return write_game(Game.from_board(board, headers))
 

@@ -210,6 +210,8 @@ def test_p3_rated_games_need_two_accounts(fast: Any, client: TestClient) -> None
     client.cookies.clear()
     g = as_user(client, alice).post("/api/games", json={"opponent": "friend", "rated": True}).json()
     client.cookies.clear()
+    page = client.get(f"/game/{g['id']}", params={"invite": g["invite_token"]}).text
+    assert 'id="join-rated"' in page and 'id="join-game"' not in page  # told to log in first
     anonymous = client.post(f"/api/games/{g['id']}/join", json={"invite": g["invite_token"]})
     assert anonymous.status_code == 403 and anonymous.json()["error"] == "rated_needs_account"
     myself = as_user(client, alice).post(f"/api/games/{g['id']}/join", json={"invite": g["invite_token"]})

@@ -277,6 +277,8 @@ def test_p1_the_password_is_never_logged_or_shown(
     assert not any(secret in line for line in server_logs)
     with client.app.state.db.connect() as conn:  # type: ignore[attr-defined]
         assert secret not in str(list(conn.execute(sa.select(db.users))))
+        key = conn.execute(sa.select(db.site_secrets.c.value)).scalar_one()
+    assert key not in caplog.text and all(key not in page for page in pages)  # nor the signing key
 
 
 def test_p1_signup_and_login_forms(client: TestClient) -> None:
@@ -376,3 +378,13 @@ def test_p2_player_page_filters_and_pages(client: TestClient) -> None:
         parser = _Page()
         parser.feed(client.get(path).text)
         assert parser.problems == [], path
+
+
+def test_p1_signing_up_is_limited_per_client(client: TestClient, clock: Clock) -> None:
+    for i in range(5):
+        assert signup(client, f"player{i}").status_code == 201
+    r = signup(client, "player5")
+    assert r.status_code == 429 and r.headers["retry-after"] == "120" and "signing up" in r.json()["message"]
+    assert client.get("/api/users/player5").status_code == 404
+    clock.now += 120
+    assert signup(client, "player5").status_code == 201

@@ -18,6 +18,7 @@ from starlette.responses import JSONResponse, PlainTextResponse, Response
 from hordes import Board, HordesError
 from hordes.notation.pgn import Game, parse_game, write_game
 from hordes.notation.san import san
+from hordes.web.accounts import viewer
 from hordes.web.common import (
     COOKIE_MAX_AGE,
     SEAT_COOKIE,
@@ -76,13 +77,27 @@ def create_spec(body: dict[str, Any]) -> tuple[dict[str, Any], str]:
         "fen": fen,
         "level": level if opponent == "engine" else None,
         "creator": color,
+        "rated": rated_field(body.get("rated", False)),
         **kinds,
     }, color
+
+
+def rated_field(value: object) -> bool:
+    """`rated`: a JSON boolean, or a form checkbox ("1" / "on" when ticked)."""
+    if isinstance(value, bool):
+        return value
+    if value in ("1", "on", "true"):
+        return True
+    if value in ("", "0", "off", "false"):
+        return False
+    raise GameError("'rated' must be true or false", code="bad_request")
 
 
 async def create_game(request: Request, body: dict[str, Any]) -> tuple[Created, str]:
     rate_limit(request, "create")  # the API and the lobby form share the limit
     spec, color = create_spec(body)
+    user = await run_in_threadpool(viewer, request)
+    spec["user"] = user.id if user else None
     created = await run_in_threadpool(lambda: request.app.state.games.create(**spec))
     live(request).schedule_engine(created.id)  # the engine may have the first move
     return created, color
@@ -127,7 +142,10 @@ async def api_join(request: Request) -> Response:
     game_id = game_id_param(request)
     body = await json_body(request)
     invite = string_field(body, "invite", None, limit=128)
-    joined = await live(request).join(game_id, invite, seat_token(request, game_id))
+    user = await run_in_threadpool(viewer, request)
+    joined = await live(request).join(
+        game_id, invite, seat_token(request, game_id), user.id if user else None
+    )
     url = seat_url(request, game_id, joined.token)
     response = JSONResponse({"id": game_id, "seat": joined.seat, "token": joined.token, "url": url})
     set_seat_cookie(response, game_id, joined.token)

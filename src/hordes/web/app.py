@@ -21,6 +21,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.types import ASGIApp
 
 from hordes.web import db, pages, redact, security
+from hordes.web.accounts import AccountService
 from hordes.web.common import game_error
 from hordes.web.engine_pool import EngineBusy, EnginePool
 from hordes.web.engine_queue import ANALYSIS_PER_CLIENT, ANALYSIS_TOTAL
@@ -93,6 +94,7 @@ def create_app(
         )
 
     service = GameService(engine)
+    accounts = AccountService(engine)
     pool = EnginePool(engine_workers, analysis_per_client, analysis_total)
     live = Live(service, pool, engine_movetime)
 
@@ -122,6 +124,7 @@ def create_app(
     app.state.link_base = (base_url or bind_url).rstrip("/")  # the links' (common.site_url)
     app.state.db = engine
     app.state.games = service
+    app.state.accounts = accounts
     app.state.pool = pool
     app.state.limiter = (
         rate_limits if isinstance(rate_limits, RateLimiter) else RateLimiter() if rate_limits else None

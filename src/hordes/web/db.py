@@ -92,6 +92,87 @@ moves = _moves(metadata)
 evaluations = _evaluations(metadata)
 
 
+# ----- accounts and ratings (migration 4, _m4_accounts) -------------------------------------------
+def _users(md: sa.MetaData) -> sa.Table:
+    return sa.Table(
+        "users",
+        md,
+        sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+        sa.Column("username", sa.String(20), nullable=False),  # as its owner spelt it
+        sa.Column("username_folded", sa.String(20), nullable=False, unique=True),  # unique ignoring case
+        sa.Column("password_hash", sa.Text, nullable=False),  # argon2id, in the PHC string format
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    )
+
+
+def _sessions(md: sa.MetaData) -> sa.Table:
+    """Logged-in browsers. The cookie holds the session id; only its SHA-256 is stored here, so a
+    copy of the database opens no session. Deleting a row logs that browser out."""
+    return sa.Table(
+        "sessions",
+        md,
+        sa.Column("id_hash", sa.String(64), primary_key=True),
+        sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id", ondelete="CASCADE"), nullable=False),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("expires_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Index("ix_sessions_user_id", "user_id"),
+    )
+
+
+def _ratings(md: sa.MetaData) -> sa.Table:
+    """Each account's Glicko-2 rating per variant (ratings.py), once it has played a rated game."""
+    return sa.Table(
+        "ratings",
+        md,
+        sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
+        sa.Column("variant", sa.String(64), primary_key=True),
+        sa.Column("rating", sa.Float, nullable=False),
+        sa.Column("rd", sa.Float, nullable=False),
+        sa.Column("volatility", sa.Float, nullable=False),
+        sa.Column("games", sa.Integer, nullable=False),
+        sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
+    )
+
+
+def _rating_history(md: sa.MetaData) -> sa.Table:
+    """The rating after each rated game. (game, user) is unique: a game's result counts once."""
+    return sa.Table(
+        "rating_history",
+        md,
+        sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+        sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id", ondelete="CASCADE"), nullable=False),
+        sa.Column("variant", sa.String(64), nullable=False),
+        sa.Column("game_id", sa.String(16), sa.ForeignKey("games.id", ondelete="CASCADE"), nullable=False),
+        sa.Column("rating", sa.Float, nullable=False),
+        sa.Column("rd", sa.Float, nullable=False),
+        sa.Column("volatility", sa.Float, nullable=False),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+        sa.UniqueConstraint("game_id", "user_id", name="uq_rating_history_game_user"),
+        sa.Index("ix_rating_history_user_variant", "user_id", "variant", "id"),
+    )
+
+
+def _site_secrets(md: sa.MetaData) -> sa.Table:
+    """Secrets the site makes once and keeps across restarts (the session cookies' signing key)."""
+    return sa.Table(
+        "site_secrets",
+        md,
+        sa.Column("name", sa.String(32), primary_key=True),
+        sa.Column("value", sa.String(128), nullable=False),
+    )
+
+
+users = _users(metadata)
+sessions = _sessions(metadata)
+ratings = _ratings(metadata)
+rating_history = _rating_history(metadata)
+site_secrets = _site_secrets(metadata)
+# The seats' accounts (NULL for an anonymous seat or the engine) and whether the game is rated.
+games.append_column(sa.Column("white_user", sa.Integer, nullable=True))
+games.append_column(sa.Column("black_user", sa.Integer, nullable=True))
+games.append_column(sa.Column("rated", sa.Boolean, nullable=False, server_default=sa.false()))
+
+
 def now() -> datetime:
     return datetime.now(UTC)
 
@@ -114,9 +195,26 @@ def _m3_invitations(conn: Connection) -> None:
     conn.execute(sa.text("ALTER TABLE games ADD COLUMN invite_token VARCHAR(64)"))
 
 
+def _m4_accounts(conn: Connection) -> None:
+    md = sa.MetaData()
+    sa.Table("games", md, sa.Column("id", sa.String(16), primary_key=True))  # for the foreign key only
+    for table in (_users(md), _sessions(md), _ratings(md), _rating_history(md), _site_secrets(md)):
+        table.create(conn)
+    conn.execute(sa.text("ALTER TABLE games ADD COLUMN white_user INTEGER"))
+    conn.execute(sa.text("ALTER TABLE games ADD COLUMN black_user INTEGER"))
+    conn.execute(sa.text("ALTER TABLE games ADD COLUMN rated BOOLEAN NOT NULL DEFAULT FALSE"))
+    conn.execute(sa.text("CREATE INDEX ix_games_white_user ON games (white_user)"))
+    conn.execute(sa.text("CREATE INDEX ix_games_black_user ON games (black_user)"))
+
+
 # Ordered: migration n (1-based) brings the schema from version n-1 to n. Never edit a released one;
 # add a new function at the end.
-MIGRATIONS: tuple[Callable[[Connection], None], ...] = (_m1_games_and_moves, _m2_evaluations, _m3_invitations)
+MIGRATIONS: tuple[Callable[[Connection], None], ...] = (
+    _m1_games_and_moves,
+    _m2_evaluations,
+    _m3_invitations,
+    _m4_accounts,
+)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

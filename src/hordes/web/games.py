@@ -40,7 +40,7 @@ from sqlalchemy.exc import IntegrityError
 from hordes import Board, HordesError
 from hordes.notation.pgn import Game, write_game
 from hordes.notation.san import san
-from hordes.web import db
+from hordes.web import db, players
 
 # The errors live in their own module; they are re-exported here, where callers have always found them.
 from hordes.web.errors import Conflict as Conflict
@@ -113,8 +113,11 @@ class GameService:
         black: str = "human",
         level: int | None = None,
         creator: str | None = None,
+        user: int | None = None,
+        rated: bool = False,
     ) -> Created:
-        """Create a game; validates the variant, FEN, seats and level before anything is stored."""
+        """Create a game; validates the variant, FEN, seats and level before anything is stored.
+        `user`: the creator's account (None: anonymous); `rated`: a game between two accounts."""
         v = web_variant(variant)
         try:
             board = Board(v, fen) if fen else Board(v)
@@ -134,6 +137,7 @@ class GameService:
             level = None
         if creator not in (None, "white", "black"):
             raise GameError("creator must be white or black", code="bad_player")
+        _check_rated(rated, user, white, black, creator)
         result, termination, winner = outcome_fields(board.outcome())
         humans = [side for side, kind in (("white", white), ("black", black)) if kind == "human"]
         # Two people: the creator's seat now, the friend's when the invitation is claimed.
@@ -157,6 +161,9 @@ class GameService:
                     black_token=tokens.get("black"),
                     creator=creator,
                     invite_token=invite,
+                    white_user=user if creator == "white" else None,
+                    black_user=user if creator == "black" else None,
+                    rated=rated,
                     status=status,
                     result=result,
                     termination=termination,
@@ -248,13 +255,11 @@ class GameService:
             "variant": variant_info(variant),
             "start_fen": row.start_fen,
             "moves": [{"uci": m.uci, "san": m.san, "fen": m.fen} for m in moves],
-            "players": {
-                "white": {"kind": row.white, "level": row.level if row.white == "engine" else None},
-                "black": {"kind": row.black, "level": row.level if row.black == "engine" else None},
-            },
+            "players": self._players(row),
             "seat": seat,
             "created_at": row.created_at.isoformat() if row.created_at else None,
         }
+        out["rated"] = bool(row.rated)
         out.update(status)
         if row.status == "waiting":  # the seat an invitation will fill
             out["waiting_for"] = "black" if row.creator == "white" else "white"
@@ -270,8 +275,11 @@ class GameService:
             return "invalid"
         return "open" if row.status == "waiting" else "taken"
 
-    def join(self, game_id: str, invite: str | None, holder: str | None = None) -> Joined:
-        """Claim the friend's seat with its invitation; the first caller wins, later ones get 409."""
+    def join(
+        self, game_id: str, invite: str | None, holder: str | None = None, user: int | None = None
+    ) -> Joined:
+        """Claim the friend's seat with its invitation; the first caller wins, later ones get 409.
+        `user`: the account of whoever joins (None: anonymous; a rated game needs one)."""
         row = self.row(game_id)
         if self.seat(row, holder) is not None:
             raise Conflict(
@@ -283,21 +291,46 @@ class GameService:
         if state == "taken":
             raise Conflict("the seat has been taken: you can watch the game", code="seat_taken")
         seat = "black" if row.creator == "white" else "white"
+        if row.rated:
+            creator_user = getattr(row, f"{row.creator}_user")
+            if user is None:
+                raise Forbidden("this game is rated: log in to join it", code="rated_needs_account")
+            if user == creator_user:
+                raise Conflict(
+                    "a rated game is between two accounts: this one created it", code="same_account"
+                )
         token = new_token()
         g = db.games
         with self.engine.begin() as conn:
             done = conn.execute(
                 g.update()
                 .where(g.c.id == row.id, g.c.status == "waiting", g.c.invite_token == row.invite_token)
-                .values(**{f"{seat}_token": token}, status="playing", updated_at=db.now())
+                .values(
+                    **{f"{seat}_token": token, f"{seat}_user": user}, status="playing", updated_at=db.now()
+                )
             )
         if done.rowcount != 1:  # someone else claimed it between our read and our write
             raise Conflict("the seat has been taken: you can watch the game", code="seat_taken")
         return Joined(seat, token)
 
     def joined_event(self, game_id: str) -> dict[str, Any]:
-        """The event that tells every watcher the friend has arrived."""
-        return self._status_event(game_id)
+        """The event that tells every watcher the friend has arrived (and who, if an account)."""
+        event = self._status_event(game_id)
+        event["players"] = self._players(self.row(game_id))
+        return event
+
+    def _players(self, row: Any) -> dict[str, dict[str, Any]]:
+        """Each seat: human or engine, the engine's level, and the account in it (players.py: its
+        name and its rating in this variant, None for an anonymous seat)."""
+        accounts = players.players_of(self.engine, row)
+        return {
+            side: {
+                "kind": getattr(row, side),
+                "level": row.level if getattr(row, side) == "engine" else None,
+                "user": accounts[side],
+            }
+            for side in ("white", "black")
+        }
 
     def _status(self, row: Any, board: Board) -> dict[str, Any]:
         """The position view of the game's board with the game's status (`row`: a games row, or an
@@ -312,6 +345,7 @@ class GameService:
             view["termination"] = row.termination
             view["winner"] = side_name(row.winner)
             view["reason"] = describe_end(row.termination, row.winner)
+            view["players"] = self._players(row)  # with the ratings that the result changed
         name = board.geometry.square_name
         last = board.peek() if row.ply else None
         turn_kind = row.white if board.turn else row.black
@@ -436,6 +470,8 @@ class GameService:
                 )
                 if done.rowcount != 1:
                     raise Conflict("the game changed meanwhile: reload it", code="stale_ply")
+                if termination:
+                    self._ended(conn, row.id)
         except IntegrityError:
             board.pop()
             self._forget(row.id)
@@ -499,6 +535,13 @@ class GameService:
             )
             if done.rowcount != 1:
                 raise Conflict("the game changed meanwhile: reload it", code="stale_ply")
+            if values.get("status") == "over":
+                self._ended(conn, row.id)
+
+    def _ended(self, conn: sa.Connection, game_id: str) -> None:
+        """Every game that ends comes here, in the transaction that stores its end: a rated game's
+        result changes both ratings then (players.apply_result, which counts a game once)."""
+        players.apply_result(conn, game_id)
 
     def _finish(self, row: sa.Row[Any], result: str, termination: str, winner: int | None) -> None:
         self._update(
@@ -517,10 +560,11 @@ class GameService:
         g = db.games
         q = sa.select(
             g.c.id, g.c.variant, g.c.white, g.c.black, g.c.level, g.c.status, g.c.result, g.c.termination,
-            g.c.winner, g.c.ply, g.c.fen, g.c.updated_at,
+            g.c.winner, g.c.ply, g.c.fen, g.c.updated_at, g.c.white_user, g.c.black_user, g.c.rated,
         ).order_by(g.c.updated_at.desc()).limit(max(1, min(limit, 200)))  # fmt: skip
         with self.engine.connect() as conn:
             rows = list(conn.execute(q))
+            people = players.seated(conn, rows)
         out = []
         for r in rows:
             title = _title(r.variant)
@@ -540,6 +584,13 @@ class GameService:
                     "updated_at": r.updated_at.isoformat() if r.updated_at else None,
                 }
             )
+            # Accounts: the name instead of "Anonymous", the rating beside it.
+            out[-1]["rated"] = bool(r.rated)
+            for color in ("white", "black"):
+                person = people.get((r.id, color))
+                out[-1][f"{color}_user"] = person.as_dict() if person else None
+                if person:
+                    out[-1][color] = person.name
         return out
 
     def pgn(self, game_id: str, site: str = "hordes web app") -> str:
@@ -555,6 +606,11 @@ class GameService:
         }
         if row.termination:
             headers["Termination"] = describe_end(row.termination, row.winner)
+        for side, person in players.players_of(self.engine, row).items():  # accounts by their names
+            if person is not None:
+                headers[side.capitalize()] = person["name"]
+        if row.rated:
+            headers["Event"] = "Rated game"
         with self._board(row) as board:
             return write_game(Game.from_board(board, headers))
 
@@ -613,6 +669,23 @@ def _must_be_playing(row: Any) -> None:
         )
     if row.status != "playing":
         raise Conflict(f"the game is over ({row.result})", code="game_over")
+
+
+def _check_rated(rated: object, user: int | None, white: str, black: str, creator: str | None) -> None:
+    """A rated game is between two accounts: the creator's now, the friend's when they join."""
+    if not isinstance(rated, bool):
+        raise GameError("'rated' must be true or false", code="bad_request")
+    if not rated:
+        return
+    if "engine" in (white, black) or creator is None:
+        raise GameError(
+            "games against the engine are casual: only games between two accounts are rated",
+            code="rated_needs_accounts",
+        )
+    if user is None:
+        raise Forbidden(
+            "log in to create a rated game: rated games are between two accounts", code="rated_needs_account"
+        )
 
 
 def _player_label(kind: str, level: int | None) -> str:

@@ -94,10 +94,12 @@ class Live:
         assert event is not None
         return event
 
-    async def join(self, game_id: str, invite: str | None, holder: str | None) -> Joined:
-        """Claim the friend's seat, then tell every watcher that the game has begun."""
+    async def join(
+        self, game_id: str, invite: str | None, holder: str | None, user: int | None = None
+    ) -> Joined:
+        """Claim the friend's seat (for the account `user`, if any), then tell every watcher."""
         async with self.lock(game_id):
-            joined: Joined = await run_in_threadpool(self.service.join, game_id, invite, holder)
+            joined: Joined = await run_in_threadpool(self.service.join, game_id, invite, holder, user)
             event = await run_in_threadpool(self.service.joined_event, game_id)
             await self.broadcast(game_id, event)
         return joined

@@ -63,6 +63,25 @@ _LINE: dict[str, Any] = {
     },
 }
 
+_USERNAME = [{"name": "username", "in": "path", "required": True, "schema": {"type": "string"}}]
+_NO_USER = {"404": _ok("No player with this name", _ref("Error"))}
+_CREDENTIALS: dict[str, Any] = {
+    "type": "object",
+    "required": ["username", "password"],
+    "properties": {
+        "username": {
+            "type": "string",
+            "pattern": "^[A-Za-z0-9][A-Za-z0-9_-]{1,19}$",
+            "description": "2-20 letters, digits, _ or -; unique ignoring case; some names are reserved",
+        },
+        "password": {"type": "string", "minLength": 8, "maxLength": 256},
+    },
+}
+_SESSION_DOC = (
+    "The session is the `hordes_session` cookie (signed, HttpOnly, SameSite=Lax, 30 days); keep it in "
+    "a cookie jar and send it with later calls."
+)
+
 SCHEMAS: dict[str, Any] = {
     "Error": {
         "type": "object",
@@ -80,6 +99,12 @@ SCHEMAS: dict[str, Any] = {
             "color": {"enum": ["white", "black", "random"], "default": "white", "description": "your side"},
             "opponent": {"enum": ["engine", "friend"], "default": "engine"},
             "level": {"type": "integer", "minimum": 1, "maximum": 8, "default": 1},
+            "rated": {
+                "type": "boolean",
+                "default": False,
+                "description": "a rated friend game: you must be logged in, and only an account may "
+                "join it (403 rated_needs_account otherwise; 400 rated_needs_accounts against the engine)",
+            },
         },
     },
     "Created": {
@@ -154,6 +179,54 @@ SCHEMAS: dict[str, Any] = {
                 },
             },
         ]
+    },
+    "Account": {
+        "type": "object",
+        "properties": {
+            "username": {"type": "string"},
+            "url": {"type": "string", "description": "the player page, /@/{username}"},
+            "created_at": {"type": "string", "format": "date-time"},
+        },
+    },
+    "Rating": {
+        "type": "object",
+        "description": "Glicko-2; provisional while RD > 110 (shown with '?')",
+        "properties": {
+            "rating": {"type": "integer"},
+            "rd": {"type": "integer"},
+            "volatility": {"type": "number"},
+            "provisional": {"type": "boolean"},
+            "rating_text": {"type": "string", "examples": ["1500?", "1732"]},
+            "games": {"type": "integer", "description": "rated games in this variant"},
+            "history": {
+                "type": "array",
+                "description": "the rating after each rated game, oldest first (GET .../ratings only)",
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "game": {"type": "string"},
+                        "rating": {"type": "integer"},
+                        "rd": {"type": "integer"},
+                        "at": {"type": "string"},
+                    },
+                },
+            },
+        },
+    },
+    "PlayerGame": {
+        "type": "object",
+        "properties": {
+            "id": {"type": "string"},
+            "variant": {"type": "string"},
+            "rated": {"type": "boolean"},
+            "color": {"enum": ["white", "black"], "description": "the player's side"},
+            "white": {"type": "object", "description": "{user, name, rating, rating_text}"},
+            "black": {"type": "object"},
+            "status": {"enum": ["waiting", "playing", "over"]},
+            "result": {"type": "string"},
+            "outcome": {"enum": ["win", "draw", "loss", None], "description": "for the player"},
+            "reason": {"type": "string"},
+        },
     },
     "Evaluation": {
         "type": "object",
@@ -252,7 +325,9 @@ def _paths() -> dict[str, Any]:
                             },
                         },
                     ),
-                    "403": _ok("Not this game's invitation", _ref("Error")),
+                    "403": _ok(
+                        "Not this game's invitation, or a rated game and you are not logged in", _ref("Error")
+                    ),
                     "409": _ok("The seat is taken, or you already play in this game", _ref("Error")),
                     **_ERRORS,
                 },
@@ -332,6 +407,143 @@ def _paths() -> dict[str, Any]:
                     "200": _ok("The game's line", {"type": "object"}),
                     "400": _ok("Unreadable PGN"),
                     **_LIMITED,
+                },
+            }
+        },
+        "/api/account": {
+            "get": {
+                "summary": "The logged-in account",
+                "description": _SESSION_DOC,
+                "responses": {
+                    "200": _ok("Your account", _ref("Account")),
+                    "401": _ok("Not logged in", _ref("Error")),
+                },
+            }
+        },
+        "/api/account/signup": {
+            "post": {
+                "summary": "Create an account and log in",
+                "description": _SESSION_DOC,
+                "requestBody": _body(_CREDENTIALS),
+                "responses": {
+                    "201": _ok("The new account; the session cookie is set", _ref("Account")),
+                    "400": _ok("A bad username (bad_username, reserved_username) or password", _ref("Error")),
+                    "409": _ok("The name is taken (compared ignoring case)", _ref("Error")),
+                    **_LIMITED,
+                },
+            }
+        },
+        "/api/account/login": {
+            "post": {
+                "summary": "Log in",
+                "description": "Failed attempts are limited per client and per username; once a limit is "
+                "reached every attempt answers 429 until Retry-After. " + _SESSION_DOC,
+                "requestBody": _body(_CREDENTIALS),
+                "responses": {
+                    "200": _ok("Logged in; the session cookie is set", _ref("Account")),
+                    "401": _ok("Wrong username or password", _ref("Error")),
+                    "429": _ok("Too many failed logins: try again after Retry-After seconds", _ref("Error")),
+                },
+            }
+        },
+        "/api/account/logout": {
+            "post": {
+                "summary": "Log out: the session ends on the server and its cookie is removed",
+                "responses": {"200": _ok("Logged out", {"type": "object"})},
+            }
+        },
+        "/api/account/password": {
+            "post": {
+                "summary": "Change your password (all sessions end; this client gets a new one)",
+                "requestBody": _body(
+                    {
+                        "type": "object",
+                        "required": ["current_password", "new_password"],
+                        "properties": {
+                            "current_password": {"type": "string"},
+                            "new_password": {"type": "string", "minLength": 8, "maxLength": 256},
+                        },
+                    }
+                ),
+                "responses": {
+                    "200": _ok("Changed", _ref("Account")),
+                    "400": _ok("The new password is too short or too long", _ref("Error")),
+                    "401": _ok("Not logged in, or the current password is wrong", _ref("Error")),
+                    "429": _ok("Too many wrong passwords from this client", _ref("Error")),
+                },
+            }
+        },
+        "/api/users/{username}": {
+            "get": {
+                "summary": "A player: results (W/D/L), current ratings per variant, games in progress",
+                "parameters": _USERNAME,
+                "responses": {
+                    "200": _ok(
+                        "The player",
+                        {
+                            "allOf": [
+                                _ref("Account"),
+                                {
+                                    "type": "object",
+                                    "properties": {
+                                        "results": {"type": "object", "description": "{win, draw, loss}"},
+                                        "ratings": {"type": "object", "additionalProperties": _ref("Rating")},
+                                        "playing": {"type": "array", "items": _ref("PlayerGame")},
+                                    },
+                                },
+                            ]
+                        },
+                    ),
+                    **_NO_USER,
+                },
+            }
+        },
+        "/api/users/{username}/games": {
+            "get": {
+                "summary": "A player's finished games, newest first, 20 a page",
+                "parameters": [
+                    *_USERNAME,
+                    {"name": "variant", "in": "query", "schema": {"type": "string"}},
+                    {"name": "result", "in": "query", "schema": {"enum": ["win", "draw", "loss"]}},
+                    {
+                        "name": "page",
+                        "in": "query",
+                        "schema": {"type": "integer", "minimum": 1, "default": 1},
+                    },
+                ],
+                "responses": {
+                    "200": _ok(
+                        "One page of games",
+                        {
+                            "type": "object",
+                            "properties": {
+                                "games": {"type": "array", "items": _ref("PlayerGame")},
+                                "total": {"type": "integer"},
+                                "page": {"type": "integer"},
+                                "pages": {"type": "integer"},
+                            },
+                        },
+                    ),
+                    "400": _ok("A bad filter or page", _ref("Error")),
+                    **_NO_USER,
+                },
+            }
+        },
+        "/api/users/{username}/ratings": {
+            "get": {
+                "summary": "A player's ratings per variant with their history",
+                "parameters": _USERNAME,
+                "responses": {
+                    "200": _ok(
+                        "variant -> rating",
+                        {
+                            "type": "object",
+                            "properties": {
+                                "ratings": {"type": "object", "additionalProperties": _ref("Rating")}
+                            },
+                        },
+                    ),
+                    **_NO_USER,
                 },
             }
         },

@@ -12,11 +12,13 @@ from typing import Any
 from urllib.parse import parse_qs
 
 from markupsafe import Markup
+from sqlalchemy.exc import SQLAlchemyError
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
 from hordes import Variant
+from hordes.web.accounts import User, viewer
 from hordes.web.api import create_game, invite_url, seat_url, set_seat_cookie
 from hordes.web.common import MAX_BODY, SEAT_COOKIE, check_game_id, game_id_param, read_body
 from hordes.web.games import GameError, NotFound
@@ -31,8 +33,17 @@ MAX_FORM_FIELDS = 20  # the lobby form has 5
 
 def render(request: Request, name: str, status: int = 200, **context: Any) -> HTMLResponse:
     template = request.app.state.templates.get_template(name)
-    html = template.render(request=request, nav_variants=playable(), **context)
+    # `viewer`: the logged-in account (None: anonymous), for the header's log in / log out.
+    html = template.render(request=request, nav_variants=playable(), viewer=_viewer(request), **context)
     return HTMLResponse(html, status_code=status)
+
+
+def _viewer(request: Request) -> User | None:
+    """The logged-in account for the header; an error page still renders if the database fails."""
+    try:
+        return viewer(request)
+    except SQLAlchemyError:
+        return None
 
 
 def _variant_or_404(slug: str) -> Variant:

@@ -37,6 +37,11 @@ DEFAULT_RULES: dict[str, Rule] = {
     "pgn": Rule(256, 4, "KB of PGN", "PGN import"),
     "analysis": Rule(60, 0.5, "engine seconds", "analysis"),
     "graph": Rule(90, 0.25, "engine seconds", "evaluation graphs"),
+    # Accounts (accounts.py): each failed login costs one from its client's and its name's bucket;
+    # signing up hashes a password (about 0.2 s of CPU), so it is limited too.
+    "login": Rule(10, 1 / 30, "failed logins", "failed logins"),
+    "login_name": Rule(5, 1 / 60, "failed logins", "failed logins for this username"),
+    "signup": Rule(5, 1 / 120, "accounts", "signing up"),
 }
 
 
@@ -84,6 +89,17 @@ class RateLimiter:
         self._buckets.move_to_end(key)
         while len(self._buckets) > MAX_BUCKETS:
             self._buckets.popitem(last=False)
+
+    def check(self, name: str, client: str, cost: float = 1.0) -> None:
+        """Raise RateLimited if `take` would, without spending anything (failed logins are charged
+        only once they have failed, but an empty bucket refuses the next attempt at once)."""
+        rule = self.rules.get(name)
+        if rule is None:
+            return
+        tokens, stamp = self._buckets.get((name, client), (rule.capacity, self.clock()))
+        tokens = min(rule.capacity, tokens + max(0.0, self.clock() - stamp) * rule.per_second)
+        if tokens < cost:
+            self.take(name, client, cost)  # raises, with the message and Retry-After
 
 
 def _rate(rule: Rule) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 import re
 
-SECRET_PARAMS = ("token", "invite")
+SECRET_PARAMS = ("token", "invite", "password", "new_password", "current_password")
 _NAMES = "|".join(SECRET_PARAMS)
 _SECRET = re.compile(rf"(?<![A-Za-z0-9_])((?:{_NAMES})=)[^&\s\"']*", re.IGNORECASE)
 LOGGERS = ("uvicorn.access", "uvicorn.error", "uvicorn", "hordes.web")

@@ -8,7 +8,7 @@ from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
-from hordes.web import api, pages
+from hordes.web import account_views, api, pages
 
 HERE = Path(__file__).parent
 STATIC_DIR = HERE / "static"
@@ -31,6 +31,12 @@ def routes() -> list[BaseRoute]:
         Route("/variants/{slug}", pages.variant_page, methods=["GET"]),
         Route("/pieces/{slug}", pages.pieces_css, methods=["GET"]),  # /pieces/orda.css
         Route("/pieces/{slug}/{name}", pages.piece_image, methods=["GET"]),  # .../k-piece.black.svg
+        Route("/signup", account_views.signup_page, methods=["GET"]),
+        Route("/signup", account_views.signup_submit, methods=["POST"]),
+        Route("/login", account_views.login_page, methods=["GET"]),
+        Route("/login", account_views.login_submit, methods=["POST"]),
+        Route("/logout", account_views.logout_submit, methods=["POST"]),
+        Route("/@/{username}", account_views.player_page, methods=["GET"]),  # a player's page
         Route("/api/docs", pages.api_docs, methods=["GET"]),
         Route("/openapi.json", pages.openapi_json, methods=["GET"]),
         # ----- JSON API (described in openapi.py) ------------------------------------------------
@@ -49,6 +55,15 @@ def routes() -> list[BaseRoute]:
         Route("/api/analysis/line", api.api_analysis_line, methods=["POST"]),
         Route("/api/pgn/import", api.api_pgn_import, methods=["POST"]),
         Route("/api/pgn/export", api.api_pgn_export, methods=["POST"]),
+        # accounts (a session cookie) and players
+        Route("/api/account", account_views.api_account, methods=["GET"]),
+        Route("/api/account/signup", account_views.api_signup, methods=["POST"]),
+        Route("/api/account/login", account_views.api_login, methods=["POST"]),
+        Route("/api/account/logout", account_views.api_logout, methods=["POST"]),
+        Route("/api/account/password", account_views.api_password, methods=["POST"]),
+        Route("/api/users/{username}", account_views.api_user, methods=["GET"]),
+        Route("/api/users/{username}/games", account_views.api_user_games, methods=["GET"]),
+        Route("/api/users/{username}/ratings", account_views.api_user_ratings, methods=["GET"]),
         # ----- live games ------------------------------------------------------------------------
         WebSocketRoute("/ws/game/{game_id}", game_socket),
         # ----- files -----------------------------------------------------------------------------

@@ -58,6 +58,17 @@ function playerLabel(color) {
   const p = game.players[color];
   let name = p.kind === 'engine' ? `Engine · level ${p.level}` : 'Human';
   if (p.kind === 'human') name = game.seat === color ? 'You' : game.seat ? 'Your friend' : 'Player';
+  if (p.user) {
+    // An account: its name (usernames are letters, digits, _ and -) and its rating, "?" if provisional.
+    let rating = p.user.rating_text ? ` <span class="rating">${p.user.rating_text}</span>` : '';
+    if (p.user.diff_text) {
+      const way = p.user.rating_diff > 0 ? 'up' : p.user.rating_diff < 0 ? 'down' : 'even';
+      rating += ` <span class="diff ${way}">${p.user.diff_text}</span>`;
+    }
+    name = `<a class="name" href="/@/${encodeURIComponent(p.user.name)}">${p.user.name}</a>${rating}`;
+    if (game.seat === color) name += ' (you)';
+  }
+  if (game.rated && color === 'white') name += ' <span class="tag">rated</span>';
   const dot = `<span class="side-dot ${color}"></span>`;
   const turn = game.status === 'playing' && game.turn === color ? ' <span class="to-move">to move</span>' : '';
   return `${dot}<strong>${color === 'white' ? 'White' : 'Black'}</strong> · ${name}${turn}`;

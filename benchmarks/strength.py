@@ -40,7 +40,7 @@ def previous_engine(rev: str) -> str:
         capture_output=True,
         text=True,
     ).stdout.strip()
-    tree = Path("/tmp") / f"hordes-previous-{sha}"
+    tree = repo / "build" / f"hordes-previous-{sha}"  # build/ is ignored by git and inside the repository
     if not tree.exists():
         subprocess.run(
             ["git", "-C", str(repo), "worktree", "add", "--detach", str(tree), sha],

@@ -81,6 +81,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "hordes.selfplay.cli",
     "hordes.balance.cli",
     "hordes.tune.cli",
+    "hordes.fsf.import_cli",
 )
 
 

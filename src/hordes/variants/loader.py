@@ -33,6 +33,7 @@ from hordes.errors import HordesError, UnknownVariantError, UnreadableFileError,
 from hordes.textfiles import read_text_file
 
 BUILTIN_DIR = Path(__file__).parent
+FAIRY_DIR = BUILTIN_DIR / "fairy"  # Fairy-Stockfish's built-ins as documents, from `hordes import`
 
 MAX_DOCUMENT_BYTES = 1_000_000  # a variant document is a page of text, not a data set
 MAX_NESTING = 50  # levels of mappings and lists in the front matter (a real document needs five)
@@ -571,8 +572,9 @@ def _merge_engine(engine: dict[str, Any], doc: _Document) -> dict[str, Any]:
 class Registry:
     """Finds documents by name (slug, alias or title, in any case) or by path, and caches them."""
 
-    def __init__(self, directory: Path = BUILTIN_DIR) -> None:
+    def __init__(self, directory: Path = BUILTIN_DIR, fairy_directory: Path | None = FAIRY_DIR) -> None:
         self.directory = directory
+        self.fairy_directory = fairy_directory
         self._cache: dict[str, Variant] = {}
         self._names: dict[str, Path] | None = None
         self.extra: dict[str, Path] = {}
@@ -580,7 +582,7 @@ class Registry:
     def _index(self) -> dict[str, Path]:
         if self._names is None:
             names: dict[str, Path] = {}
-            for path in sorted(self.directory.glob("*.md")):
+            for path in self.builtin_paths() + self.fairy_paths():  # the project's own names first
                 data, _ = split_front_matter(path.read_text(encoding="utf-8"), str(path))
                 for name in (
                     path.stem,
@@ -595,6 +597,13 @@ class Registry:
 
     def builtin_paths(self) -> list[Path]:
         return sorted(self.directory.glob("*.md"))
+
+    def fairy_paths(self) -> list[Path]:
+        """The documents of Fairy-Stockfish's built-in variants: found by name like the built-ins,
+        listed apart (tests and the site iterate over the built-ins)."""
+        if self.fairy_directory is None:
+            return []
+        return sorted(self.fairy_directory.glob("*.md"))
 
     def add_path(self, path: Path) -> Variant:
         """Load a user's document and make it findable by its names (e.g. a UCI VariantPath)."""

@@ -1,0 +1,1 @@
+"""Fairy-Stockfish interoperability: our documents as variants.ini sections, and theirs as documents."""

@@ -10,7 +10,7 @@ from pathlib import Path
 import pyffish
 import pytest
 
-from hordes import Board, load_variant, parse_variant
+from hordes import Board, VariantError, load_variant, parse_variant
 from hordes.cli import main
 from hordes.fsf.importer import import_text
 from hordes.fsf.ini import IniError, parse_ini
@@ -130,3 +130,59 @@ def test_p6_cli_import(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> No
     assert main(["import", "fairy-stockfish", str(INI), "nosuch"]) == 2
     assert "no section 'nosuch'" in capsys.readouterr().err
     assert main(["import", "fairy-stockfish", str(tmp_path / "missing.ini")]) == 2
+
+
+CASTLING_DOC = """---
+slug: wide
+engine:
+  topology: {type: grid, rows: 8, cols: 10}
+  setup: "r3k4r/pppppppppp/10/10/10/10/PPPPPPPPPP/R3K4R w KQkq - 0 1"
+  pieces:
+    P: {betza: fmWfcF, pawn: true}
+    R: {betza: R}
+    K: {betza: K, royal: true}
+  rules:
+    castling: true
+    castling_files: FILES
+    double_step: {white: [2], black: [7]}
+    en_passant: true
+---
+"""
+
+
+def test_p6_castling_files_are_the_documents() -> None:
+    """`castling_files` (the loader's new key, for Janus, Embassy, Modern and Chancellor Chess): the
+    king lands on the files named, the rook beside it on the inside."""
+    board = Board(parse_variant(CASTLING_DOC.replace("FILES", "[b, h]")))
+    castles = {m.uci() for m in board.legal_moves if m.from_square == board.geometry.parse_square("e1")}
+    assert {"e1b1", "e1h1"} <= castles and "e1i1" not in castles and "e1c1" not in castles
+    board.push_uci("e1h1")
+    assert board.board_fen().split("/")[-1] == "R5RK2"
+    default = Board(parse_variant(CASTLING_DOC.replace("    castling_files: FILES\n", "")))
+    assert {"e1c1", "e1i1"} <= {m.uci() for m in default.legal_moves}
+
+
+@pytest.mark.parametrize(
+    ("files", "words"),
+    [
+        ("[b]", "two file letters"),
+        ("[b, k]", "files are letters a to j"),
+        ("[h, b]", "queenside file comes first"),
+    ],
+)
+def test_p6_castling_files_errors(files: str, words: str) -> None:
+    with pytest.raises(VariantError) as caught:
+        parse_variant(CASTLING_DOC.replace("FILES", files))
+    assert "engine.rules.castling_files" in str(caught.value) and words in str(caught.value)
+    off = CASTLING_DOC.replace("FILES", "[b, h]").replace("castling: true", "castling: false")
+    with pytest.raises(VariantError, match="castling is off"):
+        parse_variant(off.replace(" KQkq ", " - "))
+
+
+def test_p6_campmate_squares_errors_name_the_key() -> None:
+    doc = CASTLING_DOC.replace("FILES", "[c, i]").replace(
+        "    en_passant: true\n",
+        "    en_passant: true\n    campmate: {pieces: [K], white: [e5, z9], black: [1]}\n",
+    )
+    with pytest.raises(VariantError, match=r"engine\.rules\.campmate\.white: .*'z9'"):
+        parse_variant(doc)

@@ -42,6 +42,7 @@ PIECE_NAMES = {
     "tencubed": {"C": "Champion", "W": "Wizard"},
     "pawnsideways": {"P": "Pawn"},
     "knightmate": {"K": "King (moves as a knight)", "M": "Mann"},
+    "amazon": {"A": "Amazon"},
 }
 
 
@@ -89,6 +90,11 @@ def run() -> tuple[dict[str, str], str]:
         "perft counts at depths 2 and 3 agree (depth 3 in full where the tree is small, otherwise",
         "below three of the first moves: pyffish answers about 300 `legal_moves` calls a second).",
         "",
+        "Two small loader mechanisms were added for these variants, both switched on by the",
+        "document (docs/variants.md): `castling_files` (the king castles to other files than c and",
+        "the next-to-last: Janus, Embassy, Modern and Chancellor Chess) and campmate squares",
+        "(`campmate: {pieces: [K], white: [d4, e4, d5, e5], …}`: King of the Hill).",
+        "",
         "Two rules are translated with a caveat. Insufficient material is hordes' chess rule,",
         "switched on only where Fairy-Stockfish's own test would agree with it (stalemate a draw, no",
         "flag win, and only pieces it counts as mating material besides knights and bishops).",
@@ -102,7 +108,8 @@ def run() -> tuple[dict[str, str], str]:
         + ".",
         "",
         "Missing mechanisms, by how many of the remaining variants each blocks (a variant may need",
-        "several; *alone* counts the variants it is the only thing missing for):",
+        "several; *alone* counts the variants it is the only thing missing for, so it is what adding",
+        "that mechanism alone would gain). Regenerate with `python tools/fsf_coverage.py`.",
         "",
         "| mechanism | blocks | alone |",
         "|---|---|---|",

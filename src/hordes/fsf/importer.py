@@ -81,9 +81,8 @@ OPTIONAL_PROMOTION = "optional pawn promotion"
 PROMOTION_SQUARES = "promotion zones that are not whole ranks"
 STEP_SQUARES = "double-step zones that are not whole ranks, triple steps"
 EN_PASSANT = "en passant limited to some squares or pieces"
-CASTLING_FILES = "castling to other files than c and the next-to-last file"
 CASTLING_OTHER = "castling with other pieces, ranks or files (Chess960, S-Chess)"
-FLAG = "flag wins by squares, by non-royal pieces or with an extra move"
+FLAG = "flag wins by non-royal pieces or with an extra move"
 NO_ROYAL = "games without a royal piece"
 CHECKMATE_VALUE = "checkmate that is not a loss (misère)"
 STALEMATE_COUNT = "stalemate decided by piece count"
@@ -303,6 +302,7 @@ class _Translator:
         self.problems = list(problems)
         self.rows = v.max_rank
         self.cols = v.max_file
+        self.castling_files: tuple[int, int] | None = None
 
     def block(self, rule: str, mechanism: str, detail: str = "") -> None:
         key, where = _where(self.v, rule)
@@ -430,18 +430,10 @@ class _Translator:
             self.block("castlingRank", CASTLING_OTHER, f"castling on rank {v.castling_rank + 1}")
         if v.castling_rook_kingside_file not in (self.cols - 1, 11) or v.castling_rook_queenside_file != 0:
             self.block("castlingRookKingsideFile", CASTLING_OTHER, "castling rooks away from the corners")
-        if v.castling_kingside_file != self.cols - 2:
-            self.block(
-                "castlingKingsideFile",
-                CASTLING_FILES,
-                f"the king castles to file {chr(97 + v.castling_kingside_file)}",
-            )
-        if v.castling_queenside_file != 2:
-            self.block(
-                "castlingQueensideFile",
-                CASTLING_FILES,
-                f"the king castles to file {chr(97 + v.castling_queenside_file)}",
-            )
+        files = (v.castling_queenside_file, v.castling_kingside_file)
+        if not 0 <= files[0] < files[1] < self.cols:
+            self.block("castlingKingsideFile", CASTLING_OTHER, f"the king castles to files {files}")
+        self.castling_files = None if files == (2, self.cols - 2) else files
         return True
 
     def rules(self, pieces: dict[str, dict[str, object]], castling: bool) -> dict[str, object]:
@@ -452,6 +444,8 @@ class _Translator:
         present = set(v.letters)
         if castling:
             rules["castling"] = True
+            if self.castling_files is not None:
+                rules["castling_files"] = [chr(ord("a") + f) for f in self.castling_files]
         # double steps and en passant
         steppers = self.double_steppers & present
         step_ranks: list[list[int]] = []
@@ -503,21 +497,22 @@ class _Translator:
             promotion[colour] = {"pieces": pawns, "ranks": ranks, "choices": choices}
         if promotion:
             rules["promotion"] = promotion
-        # flag region: our campmate, for the royal piece and whole ranks
+        # flag region: our campmate, for the royal piece, by whole ranks or by squares
         camp: dict[str, object] = {}
         for side, colour in enumerate(("white", "black")):
             if not v.flag_region[side]:
                 continue
-            ranks = _ranks(v.flag_region[side], cols, rows)
+            region = sorted((r, f) for f, r in v.flag_region[side] if f < cols and r < rows)
+            flag_ranks = _ranks(v.flag_region[side], cols, rows)
             flag_piece = v.flag_piece[side]
             extra_move = _other_value(v, "flagMove") == "true"
             counted = _other_value(v, "flagPieceCount") != "1"
-            if flag_piece != "king" or ranks is None or extra_move or counted:
-                self.block(
-                    "flagRegion", FLAG, f"flag piece {flag_piece}, region {'ranks' if ranks else 'squares'}"
-                )
+            if flag_piece != "king" or extra_move or counted:
+                detail = f"flag piece {flag_piece}" + (", an extra move" if extra_move else "")
+                self.block("flagRegion", FLAG, detail)
                 continue
-            camp[colour] = ranks
+            squares = [f"{chr(ord('a') + f)}{r + 1}" for r, f in region]
+            camp[colour] = flag_ranks if flag_ranks is not None else squares
         if camp:
             rules["campmate"] = {"pieces": [letter["king"]], **camp}
         rules["stalemate"] = v.stalemate_value if v.stalemate_value != "none" else "draw"
@@ -552,6 +547,8 @@ class _Translator:
         if "campmate" in rules or rules.get("stalemate") != "draw" or v.n_fold_value != "draw":
             return False
         for pt in v.letters:
+            if pt in CUSTOM_PIECES and v.custom_betza.get(pt) in ("N", "B"):
+                return False  # ours would take it for a knight or bishop, Fairy-Stockfish would not
             if pt in ("king", "pawn", "knight", "bishop") or pt in _MATING or pt in CUSTOM_PIECES:
                 continue
             return False

@@ -51,8 +51,8 @@ PIECE_KEYS = {
     "pull", "immobile", "restricts", "restrictable",
 }  # fmt: skip
 RULE_KEYS = {
-    "castling", "double_step", "en_passant", "promotion", "campmate", "stalemate", "repetition",
-    "n_move_rule", "insufficient_material", "no_legal_moves",
+    "castling", "castling_files", "double_step", "en_passant", "promotion", "campmate", "stalemate",
+    "repetition", "n_move_rule", "insufficient_material", "no_legal_moves",
 }  # fmt: skip
 _LETTER = re.compile(r"^\+?[A-Z]$")
 _FRONT = re.compile(r"\A---[ \t]*\r?\n(.*?)\r?\n---[ \t]*(?:\r?\n|\Z)(.*)\Z", re.S)
@@ -477,7 +477,7 @@ def _promotion(
     return sides[0], sides[1]
 
 
-def _rules(chk: _Checker, spec: Any, pieces: Mapping[str, PieceType], rows: int) -> Rules:
+def _rules(chk: _Checker, spec: Any, pieces: Mapping[str, PieceType], rows: int, cols: int = 8) -> Rules:
     data = chk.mapping("engine.rules", spec)
     chk.unknown("engine.rules", data, RULE_KEYS)
     kw: dict[str, Any] = {}
@@ -485,6 +485,9 @@ def _rules(chk: _Checker, spec: Any, pieces: Mapping[str, PieceType], rows: int)
         if name in data:
             with chk.section():
                 kw[name] = chk.boolean(f"engine.rules.{name}", data[name])
+    if data.get("castling_files") is not None:
+        with chk.section():
+            kw["castling_files"] = _castling_files(chk, data["castling_files"], cols)
     if "double_step" in data:
         with chk.section():
             kw["double_step_ranks"] = _per_side(
@@ -501,9 +504,9 @@ def _rules(chk: _Checker, spec: Any, pieces: Mapping[str, PieceType], rows: int)
             letters = chk.letters(f"{key}.pieces", cm.get("pieces", []), pieces)
             if not letters and not chk.broken:
                 raise chk.fail(f"{key}.pieces", "name the piece(s) that win by reaching the ranks")
-            white = chk.attempt((), chk.ranks, f"{key}.white", cm.get("white", []), rows)
-            black = chk.ranks(f"{key}.black", cm.get("black", []), rows)
-            kw["campmate"] = Campmate(letters, (white, black))
+            white, white_squares = _camp(chk, f"{key}.white", cm.get("white", []), rows, cols)
+            black, black_squares = _camp(chk, f"{key}.black", cm.get("black", []), rows, cols)
+            kw["campmate"] = Campmate(letters, (white, black), (white_squares, black_squares))
     if "stalemate" in data:
         with chk.section():
             kw["stalemate"] = chk.choice("engine.rules.stalemate", data["stalemate"], ("draw", "loss", "win"))
@@ -530,6 +533,39 @@ def _rules(chk: _Checker, spec: Any, pieces: Mapping[str, PieceType], rows: int)
                     chk, f"{key}.reset_by", nm["reset_by"], lambda k, v: chk.letters(k, v, pieces)
                 )
     return Rules(**kw)
+
+
+def _camp(
+    chk: _Checker, key: str, value: Any, rows: int, cols: int
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """A side's camp: rank numbers (8) and square names ("d4"), in one list: (ranks, squares)."""
+    items = value if isinstance(value, list) else [value]
+    names = [x for x in items if isinstance(x, str)]
+    ranks = chk.ranks(key, [x for x in items if not isinstance(x, str)], rows)
+    geo = geometry(rows, cols)
+    squares = []
+    for name in names:
+        try:
+            squares.append(geo.parse_square(name))
+        except HordesError as exc:
+            raise chk.fail(key, str(exc)) from None
+    return ranks, tuple(squares)
+
+
+def _castling_files(chk: _Checker, value: Any, cols: int) -> tuple[int, int]:
+    """`[b, i]`: the files the king castles to, queenside then kingside."""
+    key = "engine.rules.castling_files"
+    files = "abcdefghijklmnopqrstuvwxyz"[:cols]
+    if not isinstance(value, list) or len(value) != 2 or not all(isinstance(f, str) for f in value):
+        raise chk.fail(
+            key, f"must be two file letters, queenside then kingside (as [c, g]), not {_show(value)}"
+        )
+    if not all(len(f) == 1 and f in files for f in value):
+        raise chk.fail(key, f"{_show(value)}: files are letters a to {files[-1]}")
+    queenside, kingside = files.index(value[0]), files.index(value[1])
+    if queenside >= kingside:
+        raise chk.fail(key, "the queenside file comes first and lies left of the kingside file")
+    return queenside, kingside
 
 
 def _is_file(path: Path) -> bool:
@@ -778,13 +814,15 @@ def build_variant(
                     "a royal piece may only turn into a royal piece",
                 )
             )
-    rules = chk.attempt(Rules(), _rules, chk, engine.get("rules", {}), pieces, rows)
+    rules = chk.attempt(Rules(), _rules, chk, engine.get("rules", {}), pieces, rows, cols)
     if rules.campmate is not None:
         for letter in rules.campmate.pieces:
             if not pieces[letter].royal:
                 chk.record(
                     chk.fail("engine.rules.campmate.pieces", f"{letter} is not royal; only royal pieces camp")
                 )
+    if rules.castling_files is not None and not rules.castling:
+        chk.record(chk.fail("engine.rules.castling_files", "castling files are given but castling is off"))
     if rules.en_passant and not any(p.pawn for p in pieces.values()) and not chk.broken:
         chk.record(chk.fail("engine.rules.en_passant", "en passant is on but no piece has 'pawn: true'"))
     setup = chk.attempt("", chk.string, "engine.setup", engine.get("setup"))

@@ -134,3 +134,65 @@ def test_p6_king_of_the_hill_centre_wins_as_in_pyffish() -> None:
         if wins:
             assert outcome is not None and outcome.winner == WHITE and value == -pyffish.VALUE_MATE
         board.pop()
+
+
+def _grid(board: Board, keep_royals: bool = True) -> list[list[str]]:
+    """The starting placement as rows of squares (top rank first), with only the royal pieces."""
+    royal = {p.letter for p in board.variant.pieces if p.royal}
+    rows = []
+    for rank in board.board_fen().split("/"):
+        squares = "".join("." * int(n) if n.isdigit() else n for n in re.findall(r"\d+|.", rank))
+        rows.append([ch if ch.upper() in royal and keep_royals else "." for ch in squares])
+    return rows
+
+
+def _placement(grid: list[list[str]]) -> str:
+    return "/".join(re.sub(r"\.+", lambda m: str(len(m.group())), "".join(row)) for row in grid)
+
+
+def _put(grid: list[list[str]], file: int, rank: int, piece: str) -> bool:
+    """Place a piece (rank 0-based from White's side) if the square is free."""
+    row = grid[len(grid) - 1 - rank]
+    if row[file] != ".":
+        return False
+    row[file] = piece
+    return True
+
+
+PROMOTING = [n for n in FAIRY if all(p.ranks for p in load_variant(n).rules.promotion)]
+EN_PASSANT = [n for n in FAIRY if load_variant(n).rules.en_passant]
+
+
+@pytest.mark.parametrize("name", PROMOTING)
+def test_p6_fairy_document_promotion_matches_pyffish(name: str) -> None:
+    """Kings and one pawn of each side a step from promotion: the promotion choices agree."""
+    board = Board(name)
+    white, black = board.variant.rules.promotion
+    grid = _grid(board)
+    assert _put(grid, 0, min(white.ranks) - 1, white.pieces[0])
+    assert _put(grid, 1, max(black.ranks) + 1, black.pieces[0].lower())
+    fen = f"{_placement(grid)} w - - 0 1"
+    board = Board(name, fen)
+    ours = sorted(m.uci() for m in board.legal_moves)
+    assert any(len(m) > 4 and m[-1].isalpha() for m in ours), "a promotion is among the moves"
+    assert ours == sorted(pyffish.legal_moves(name, fen, []))
+    assert board.perft(2) == fsf_perft(pyffish, name, fen, [], 2)
+
+
+@pytest.mark.parametrize("name", EN_PASSANT)
+def test_p6_fairy_document_en_passant_matches_pyffish(name: str) -> None:
+    """A pawn's double step past an enemy pawn: the capture en passant agrees."""
+    board = Board(name)
+    rank = board.variant.rules.double_step_ranks[0][0]
+    grid = _grid(board)
+    pawn = next(p.letter for p in board.variant.pieces if p.pawn)
+    assert _put(grid, 2, rank, pawn) and _put(grid, 3, rank + 2, pawn.lower())
+    fen = f"{_placement(grid)} w - - 0 1"
+    board = Board(name, fen)
+    geo = board.geometry
+    step = f"{geo.square_name(geo.square(2, rank))}{geo.square_name(geo.square(2, rank + 2))}"
+    board.push_uci(step)
+    ours = sorted(m.uci() for m in board.legal_moves)
+    capture = f"{geo.square_name(geo.square(3, rank + 2))}{geo.square_name(geo.square(2, rank + 1))}"
+    assert capture in ours
+    assert ours == sorted(pyffish.legal_moves(name, fen, [step]))

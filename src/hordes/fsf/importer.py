@@ -80,6 +80,7 @@ PROMOTION_LIMIT = "promotion limits"
 OPTIONAL_PROMOTION = "optional pawn promotion"
 PROMOTION_SQUARES = "promotion zones that are not whole ranks"
 STEP_SQUARES = "double-step zones that are not whole ranks, triple steps"
+STEP_PROMOTION = "double steps that land in the promotion zone"
 EN_PASSANT = "en passant limited to some squares or pieces"
 CASTLING_OTHER = "castling with other pieces, ranks or files (Chess960, S-Chess)"
 FLAG = "flag wins by non-royal pieces or with an extra move"
@@ -497,6 +498,15 @@ class _Translator:
             promotion[colour] = {"pieces": pawns, "ranks": ranks, "choices": choices}
         if promotion:
             rules["promotion"] = promotion
+        # hordes' double step never promotes, Fairy-Stockfish's does when it lands in the zone
+        for side, colour in enumerate(("white", "black")):
+            zone = promotion.get(colour)
+            if step_ranks and isinstance(zone, dict):
+                landing = {r + (2 if side == 0 else -2) for r in step_ranks[side]}
+                if landing & set(zone["ranks"]):
+                    self.block(
+                        "doubleStepRegion", STEP_PROMOTION, f"{colour} double-steps into its promotion zone"
+                    )
         # flag region: our campmate, for the royal piece, by whole ranks or by squares
         camp: dict[str, object] = {}
         for side, colour in enumerate(("white", "black")):

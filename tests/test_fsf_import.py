@@ -9,11 +9,15 @@ from pathlib import Path
 
 import pyffish
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from hordes import Board, VariantError, load_variant, parse_variant
 from hordes.cli import main
+from hordes.errors import HordesError
 from hordes.fsf.importer import import_text
 from hordes.fsf.ini import IniError, parse_ini
+from hordes.fsf.model import OTHER_DEFAULTS, TYPE_ORDER
 from tests.pyffish_perft import compare_perft
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -98,6 +102,7 @@ def test_p6_import_refuses_unknown_keys_and_builtin_names() -> None:
         ("[a:chess]\nmaxFile = 40\n", 2, "maxFile"),
         ("[a:chess]\npromotionRegionWhite = z99\n", 2, "promotionRegionWhite"),
         ("[a:chess]\npromotionPieceTypes = qx\n", 2, "letter 'x'"),
+        ("[a:chess]\nstartFen =\n", 2, "starting position is empty"),
     ],
 )
 def test_p6_malformed_ini_error_names_the_line(text: str, line: int, words: str) -> None:
@@ -186,3 +191,30 @@ def test_p6_campmate_squares_errors_name_the_key() -> None:
     )
     with pytest.raises(VariantError, match=r"engine\.rules\.campmate\.white: .*'z9'"):
         parse_variant(doc)
+
+
+_KEYS = sorted(
+    {*OTHER_DEFAULTS, *TYPE_ORDER[:8], "customPiece1", "king", "maxRank", "maxFile", "startFen",
+     "promotionRegionWhite", "promotionPieceTypes", "doubleStepRegionBlack", "enPassantRegion",
+     "castlingKingsideFile", "flagRegion", "flagPiece", "nFoldRule", "nFoldValue", "nMoveRule",
+     "stalemateValue", "pieceValueMg", "promotedPieceType", "promotionLimit", "pawnTypes"}
+)  # fmt: skip
+_VALUES = st.one_of(
+    st.sampled_from(["true", "false", "-", "*", "k", "q:1", "p:g", "*8 d4", "n:NN", "x:pQ", "3", "0", "win",
+                     "rnbqkbnr/8/8/8/8/8/8/RNBQKBNR w - - 0 1", "8/8/8/8/8/8/8/8[] w 0 1"]),
+    st.text(alphabet="abkpqnr*-: 0123456789/[]+~", max_size=12),
+)  # fmt: skip
+
+
+@settings(max_examples=150, deadline=None, derandomize=True)
+@given(st.lists(st.tuples(st.sampled_from(_KEYS), _VALUES), max_size=6))
+def test_p6_import_never_crashes(entries: list[tuple[str, str]]) -> None:
+    """Any mix of Fairy-Stockfish keys and values: a document, a list of problems, or an IniError
+    naming the line; never another exception."""
+    text = "[fuzz:chess]\n" + "".join(f"{k} = {v}\n" for k, v in entries)
+    try:
+        (result,) = import_text(text, "fuzz.ini")
+    except HordesError:
+        return
+    if result.document is not None:
+        parse_variant(result.document)

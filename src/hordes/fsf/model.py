@@ -190,6 +190,12 @@ def _file(text: str) -> int:
     return n
 
 
+def _fen(text: str) -> str:
+    if not text.split():
+        raise FsfValueError("the starting position is empty")
+    return text
+
+
 def _value(text: str) -> str:
     if text not in ("win", "loss", "draw", "none"):
         raise FsfValueError(f"expected win, loss, draw or none, not {text!r}")
@@ -387,7 +393,7 @@ def read_section(parent: FsfVariant, config: Config) -> tuple[FsfVariant, list[s
         r.take(key, lambda t: None)
     r.other("chess960")
     r.other("twoBoards")
-    r.take("startFen", lambda t: setattr(v, "start_fen", t))
+    r.take("startFen", lambda t: setattr(v, "start_fen", _fen(t)))
     r.side_keys("promotionRegion", set_region("promotion_region"), "promotionRegion")
     r.side_keys("promotionPawnTypes", set_types("promotion_pawn_types"), "promotionPawnTypes")
     r.side_keys("promotionPieceTypes", set_types("promotion_piece_types"), "promotionPieceTypes")

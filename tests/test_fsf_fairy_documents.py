@@ -160,6 +160,7 @@ def _put(grid: list[list[str]], file: int, rank: int, piece: str) -> bool:
 
 
 PROMOTING = [n for n in FAIRY if all(p.ranks for p in load_variant(n).rules.promotion)]
+PROMOTING_ON_SQUARES = {"legan": "k7/8/8/1P6/8/6p1/8/7K w - - 0 1"}  # zones that are not whole ranks
 EN_PASSANT = [n for n in FAIRY if load_variant(n).rules.en_passant]
 
 
@@ -196,3 +197,14 @@ def test_p6_fairy_document_en_passant_matches_pyffish(name: str) -> None:
     capture = f"{geo.square_name(geo.square(3, rank + 2))}{geo.square_name(geo.square(2, rank + 1))}"
     assert capture in ours
     assert ours == sorted(pyffish.legal_moves(name, fen, [step]))
+
+
+@pytest.mark.parametrize(("name", "fen"), sorted(PROMOTING_ON_SQUARES.items()))
+def test_p6_fairy_document_promotion_on_squares_matches_pyffish(name: str, fen: str) -> None:
+    """Legan chess promotes on a corner's squares (a5-a8, b8-d8 for White): the loader's promotion
+    squares, as campmate squares are for King of the Hill."""
+    board = Board(name, fen)
+    ours = sorted(m.uci() for m in board.legal_moves)
+    assert "b5a6q" in ours
+    assert ours == sorted(pyffish.legal_moves(name, fen, []))
+    assert board.perft(2) == fsf_perft(pyffish, name, fen, [], 2)

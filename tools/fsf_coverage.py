@@ -35,7 +35,7 @@ TITLES = {
     "pawnsideways": "Pawn Sideways", "raazuvaa": "Raazuvaa", "sortofalmost": "Sort of Almost Chess",
     "tencubed": "TenCubed Chess", "torpedo": "Torpedo Chess", "embassy": "Embassy Chess",
     "janus": "Janus Chess", "modern": "Modern Chess", "chancellor": "Chancellor Chess",
-    "kingofthehill": "King of the Hill", "misere": "Misère Chess",
+    "kingofthehill": "King of the Hill", "misere": "Misère Chess", "legan": "Legan Chess",
 }  # fmt: skip
 PIECE_NAMES = {
     "nightrider": {"N": "Nightrider"},
@@ -90,10 +90,11 @@ def run() -> tuple[dict[str, str], str]:
         "perft counts at depths 2 and 3 agree (depth 3 in full where the tree is small, otherwise",
         "below three of the first moves: pyffish answers about 300 `legal_moves` calls a second).",
         "",
-        "Two small loader mechanisms were added for these variants, both switched on by the",
+        "Three small loader mechanisms were added for these variants, each switched on by the",
         "document (docs/variants.md): `castling_files` (the king castles to other files than c and",
-        "the next-to-last: Janus, Embassy, Modern and Chancellor Chess) and campmate squares",
-        "(`campmate: {pieces: [K], white: [d4, e4, d5, e5], …}`: King of the Hill).",
+        "the next-to-last: Janus, Embassy, Modern and Chancellor Chess), campmate squares",
+        "(`campmate: {pieces: [K], white: [d4, e4, d5, e5], …}`: King of the Hill) and promotion",
+        "squares (`ranks: [a5, a6, a7, a8, b8, c8, d8]`: Legan chess).",
         "",
         "Two rules are translated with a caveat. Insufficient material is hordes' chess rule,",
         "switched on only where Fairy-Stockfish's own test would agree with it (stalemate a draw, no",

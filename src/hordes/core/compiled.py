@@ -155,7 +155,10 @@ def compile_variant(variant: Variant) -> Compiled:
     ncodes = 2 * len(variant.pieces)
     z_piece = [[rng.getrandbits(64) for _ in range(geo.size)] for _ in range(ncodes)]
     rows = geo.rows
-    promo_zone = tuple(geo.parse_rank_list([r + 1 for r in rules.promotion[c].ranks]) for c in (0, 1))
+    promo_zone = tuple(
+        geo.parse_rank_list([r + 1 for r in rules.promotion[c].ranks]) | _squares(rules.promotion[c].squares)
+        for c in (0, 1)
+    )
     camp = rules.campmate
     pawn_kinds = tuple(i for i, p in enumerate(variant.pieces) if p.pawn)
     resets = []

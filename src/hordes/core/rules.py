@@ -68,6 +68,7 @@ class Promotion:
     pieces: tuple[str, ...] = ()
     ranks: tuple[int, ...] = ()
     choices: tuple[str, ...] = ()
+    squares: tuple[int, ...] = ()  # single squares of the zone besides whole ranks (Legan chess)
 
 
 @dataclass(frozen=True, slots=True)

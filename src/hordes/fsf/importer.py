@@ -78,7 +78,7 @@ MOBILITY = "mobility regions (palaces, river)"
 SHOGI_PROMOTION = "shogi-style promotion of pieces (promotedPieceType)"
 PROMOTION_LIMIT = "promotion limits"
 OPTIONAL_PROMOTION = "optional pawn promotion"
-PROMOTION_SQUARES = "promotion zones that are not whole ranks"
+SITTUYIN_PROMOTION = "Sittuyin promotion (in place, as a move)"
 STEP_SQUARES = "double-step zones that are not whole ranks, triple steps"
 STEP_PROMOTION = "double steps that land in the promotion zone"
 EN_PASSANT = "en passant limited to some squares or pieces"
@@ -102,7 +102,7 @@ PROMOTION_NONE = "pawns that cannot promote on the last rank"
 # that switches the whole rule on, when the key matters only then.
 _OTHER_MECHANISM: dict[str, tuple[str, tuple[str, str] | None]] = {
     "chess960": (CASTLING_OTHER, None), "twoBoards": (DROPS, None),
-    "sittuyinPromotion": (PROMOTION_SQUARES, None), "piecePromotionOnCapture": (SHOGI_PROMOTION, None),
+    "sittuyinPromotion": (SITTUYIN_PROMOTION, None), "piecePromotionOnCapture": (SHOGI_PROMOTION, None),
     "mandatoryPawnPromotion": (OPTIONAL_PROMOTION, None), "pieceDemotion": (SHOGI_PROMOTION, None),
     "blastOnCapture": (BLAST, None), "petrifyOnCaptureTypes": (PETRIFY, None),
     "oppositeCastling": (CASTLING_OTHER, None), "checking": (NO_CHECKS, None),
@@ -285,6 +285,13 @@ def _switch_on(v: FsfVariant, condition: tuple[str, str] | None) -> bool:
         return bool(v.promoted_piece_type)
     value = _other_value(v, key)
     return value != wanted[1:] if wanted.startswith("!") else value == wanted
+
+
+def _square_names(region: Region, cols: int, rows: int) -> list[str]:
+    """The region's squares on the board, by name, rank by rank."""
+    return [
+        f"{chr(ord('a') + f)}{r + 1}" for r, f in sorted((r, f) for f, r in region if f < cols and r < rows)
+    ]
 
 
 def _ranks(region: Region, cols: int, rows: int) -> list[int] | None:
@@ -485,34 +492,33 @@ class _Translator:
             pawns = [letter[pt] for pt in TYPE_ORDER if pt in v.promotion_pawn_types[side] & present]
             if not pawns:
                 continue
-            ranks = _ranks(v.promotion_region[side], cols, rows)
-            if ranks is None:
-                self.block("promotionRegion", PROMOTION_SQUARES)
-                continue
-            if not ranks:
+            whole = _ranks(v.promotion_region[side], cols, rows)
+            zone: list[int] | list[str] = (
+                whole if whole is not None else _square_names(v.promotion_region[side], cols, rows)
+            )
+            if not zone:
                 continue
             choices = [letter[pt] for pt in _CHOICE_ORDER if pt in v.promotion_piece_types[side] & present]
             if not choices:
                 self.block("promotionPieceTypes", PROMOTION_NONE)
                 continue
-            promotion[colour] = {"pieces": pawns, "ranks": ranks, "choices": choices}
+            promotion[colour] = {"pieces": pawns, "ranks": zone, "choices": choices}
         if promotion:
             rules["promotion"] = promotion
         # hordes' double step never promotes, Fairy-Stockfish's does when it lands in the zone
         for side, colour in enumerate(("white", "black")):
-            zone = promotion.get(colour)
-            if step_ranks and isinstance(zone, dict):
+            entry = promotion.get(colour)
+            if step_ranks and isinstance(entry, dict):
                 landing = {r + (2 if side == 0 else -2) for r in step_ranks[side]}
-                if landing & set(zone["ranks"]):
-                    self.block(
-                        "doubleStepRegion", STEP_PROMOTION, f"{colour} double-steps into its promotion zone"
-                    )
+                zone_ranks = {r if isinstance(r, int) else int(r[1:]) for r in entry["ranks"]}
+                if landing & zone_ranks:
+                    detail = f"{colour} double-steps into its promotion zone"
+                    self.block("doubleStepRegion", STEP_PROMOTION, detail)
         # flag region: our campmate, for the royal piece, by whole ranks or by squares
         camp: dict[str, object] = {}
         for side, colour in enumerate(("white", "black")):
             if not v.flag_region[side]:
                 continue
-            region = sorted((r, f) for f, r in v.flag_region[side] if f < cols and r < rows)
             flag_ranks = _ranks(v.flag_region[side], cols, rows)
             flag_piece = v.flag_piece[side]
             extra_move = _other_value(v, "flagMove") == "true"
@@ -521,8 +527,9 @@ class _Translator:
                 detail = f"flag piece {flag_piece}" + (", an extra move" if extra_move else "")
                 self.block("flagRegion", FLAG, detail)
                 continue
-            squares = [f"{chr(ord('a') + f)}{r + 1}" for r, f in region]
-            camp[colour] = flag_ranks if flag_ranks is not None else squares
+            camp[colour] = (
+                flag_ranks if flag_ranks is not None else _square_names(v.flag_region[side], cols, rows)
+            )
         if camp:
             rules["campmate"] = {"pieces": [letter["king"]], **camp}
         rules["stalemate"] = v.stalemate_value if v.stalemate_value != "none" else "draw"

@@ -450,7 +450,7 @@ def _per_side(chk: _Checker, key: str, value: Any, parse: Callable[[str, Any], A
 
 
 def _promotion(
-    chk: _Checker, prom: Any, pieces: Mapping[str, PieceType], rows: int
+    chk: _Checker, prom: Any, pieces: Mapping[str, PieceType], rows: int, cols: int
 ) -> tuple[Promotion, Promotion]:
     prom = chk.mapping("engine.rules.promotion", prom)
     chk.unknown("engine.rules.promotion", prom, {"white", "black"})
@@ -464,14 +464,16 @@ def _promotion(
             p = chk.mapping(key, prom[side])
             chk.unknown(key, p, {"pieces", "ranks", "choices"})
             promoting = chk.attempt((), chk.letters, f"{key}.pieces", p.get("pieces", []), pieces)
-            ranks = chk.attempt((), chk.ranks, f"{key}.ranks", p.get("ranks", []), rows)
+            ranks, squares = chk.attempt(
+                ((), ()), _ranks_and_squares, chk, f"{key}.ranks", p.get("ranks", []), rows, cols
+            )
             choices = chk.letters(f"{key}.choices", p.get("choices", []), pieces)
             if promoting and not choices:
                 raise chk.fail(f"{key}.choices", "pieces promote but no choice is given")
             for letter in choices:
                 if pieces[letter].royal:
                     raise chk.fail(f"{key}.choices", f"cannot promote to the royal piece {letter}")
-            sides.append(Promotion(pieces=promoting, ranks=ranks, choices=choices))
+            sides.append(Promotion(pieces=promoting, ranks=ranks, choices=choices, squares=squares))
             continue
         sides.append(Promotion())
     return sides[0], sides[1]
@@ -495,7 +497,7 @@ def _rules(chk: _Checker, spec: Any, pieces: Mapping[str, PieceType], rows: int,
             )
     if "promotion" in data:
         with chk.section():
-            kw["promotion"] = _promotion(chk, data["promotion"], pieces, rows)
+            kw["promotion"] = _promotion(chk, data["promotion"], pieces, rows, cols)
     if data.get("campmate") is not None:
         key = "engine.rules.campmate"
         with chk.section():
@@ -504,8 +506,8 @@ def _rules(chk: _Checker, spec: Any, pieces: Mapping[str, PieceType], rows: int,
             letters = chk.letters(f"{key}.pieces", cm.get("pieces", []), pieces)
             if not letters and not chk.broken:
                 raise chk.fail(f"{key}.pieces", "name the piece(s) that win by reaching the ranks")
-            white, white_squares = _camp(chk, f"{key}.white", cm.get("white", []), rows, cols)
-            black, black_squares = _camp(chk, f"{key}.black", cm.get("black", []), rows, cols)
+            white, white_squares = _ranks_and_squares(chk, f"{key}.white", cm.get("white", []), rows, cols)
+            black, black_squares = _ranks_and_squares(chk, f"{key}.black", cm.get("black", []), rows, cols)
             kw["campmate"] = Campmate(letters, (white, black), (white_squares, black_squares))
     if "stalemate" in data:
         with chk.section():
@@ -535,10 +537,11 @@ def _rules(chk: _Checker, spec: Any, pieces: Mapping[str, PieceType], rows: int,
     return Rules(**kw)
 
 
-def _camp(
+def _ranks_and_squares(
     chk: _Checker, key: str, value: Any, rows: int, cols: int
 ) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """A side's camp: rank numbers (8) and square names ("d4"), in one list: (ranks, squares)."""
+    """A side's camp or promotion zone: rank numbers (8) and square names ("d4") in one list:
+    (ranks, squares), both 0-based."""
     items = value if isinstance(value, list) else [value]
     names = [x for x in items if isinstance(x, str)]
     ranks = chk.ranks(key, [x for x in items if not isinstance(x, str)], rows)

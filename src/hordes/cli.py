@@ -84,6 +84,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "hordes.balance.cli",
     "hordes.tune.cli",
     "hordes.fsf.cli",
+    "hordes.fsf.import_cli",
 )
 
 

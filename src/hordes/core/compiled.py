@@ -81,6 +81,7 @@ class Compiled:
     camp_zone: tuple[int, int]
     back_rank: tuple[int, int]
     castle_landing: tuple[int, int]  # back-rank squares a castling king lands on (files c and g in chess)
+    castle_files: tuple[int, int]  # the files of those squares, queenside and kingside
     reset_kinds: tuple[frozenset[int], frozenset[int]]
     z_piece: list[list[int]]  # [code][square]
     z_turn: int
@@ -154,7 +155,10 @@ def compile_variant(variant: Variant) -> Compiled:
     ncodes = 2 * len(variant.pieces)
     z_piece = [[rng.getrandbits(64) for _ in range(geo.size)] for _ in range(ncodes)]
     rows = geo.rows
-    promo_zone = tuple(geo.parse_rank_list([r + 1 for r in rules.promotion[c].ranks]) for c in (0, 1))
+    promo_zone = tuple(
+        geo.parse_rank_list([r + 1 for r in rules.promotion[c].ranks]) | _squares(rules.promotion[c].squares)
+        for c in (0, 1)
+    )
     camp = rules.campmate
     pawn_kinds = tuple(i for i, p in enumerate(variant.pieces) if p.pawn)
     resets = []
@@ -186,6 +190,7 @@ def compile_variant(variant: Variant) -> Compiled:
             restrictors.append((kind, leap_table(geo, tuple(sorted((-dx, -dy) for dx, dy in steps))), steps))
     royal_kinds = [i for i, p in enumerate(variant.pieces) if p.royal]
     rider_reach = ([0] * geo.size, [0] * geo.size)
+    castle_files = rules.castling_files or (2, geo.cols - 2)
     for color in (0, 1):
         for rider, _ in rider_groups[color]:
             for sq in range(geo.size):
@@ -215,17 +220,18 @@ def compile_variant(variant: Variant) -> Compiled:
         camp_kinds=tuple(variant.kind_of(x) for x in camp.pieces) if camp else (),
         camp_zone=(
             (
-                geo.parse_rank_list([r + 1 for r in camp.ranks[0]]),
-                geo.parse_rank_list([r + 1 for r in camp.ranks[1]]),
+                geo.parse_rank_list([r + 1 for r in camp.ranks[0]]) | _squares(camp.squares[0]),
+                geo.parse_rank_list([r + 1 for r in camp.ranks[1]]) | _squares(camp.squares[1]),
             )
             if camp
             else (0, 0)
         ),
         back_rank=(geo.rank_masks[0], geo.rank_masks[rows - 1]),
         castle_landing=(
-            1 << 2 | 1 << (geo.cols - 2),
-            1 << ((rows - 1) * geo.cols + 2) | 1 << ((rows - 1) * geo.cols + geo.cols - 2),
+            1 << castle_files[0] | 1 << castle_files[1],
+            1 << ((rows - 1) * geo.cols + castle_files[0]) | 1 << ((rows - 1) * geo.cols + castle_files[1]),
         ),
+        castle_files=castle_files,
         reset_kinds=(resets[0], resets[1]),
         z_piece=z_piece,
         z_turn=rng.getrandbits(64),
@@ -264,6 +270,13 @@ def compile_variant(variant: Variant) -> Compiled:
     )
     comp.unpinned_captures = (build_piece_moves(comp, 0, True, True), build_piece_moves(comp, 1, True, True))
     return comp
+
+
+def _squares(squares: tuple[int, ...]) -> int:
+    bb = 0
+    for sq in squares:
+        bb |= 1 << sq
+    return bb
 
 
 def _compile(name: str, args: str, body: list[str], env: dict[str, object]) -> object:

@@ -194,11 +194,12 @@ def _check_material(variant: Variant, fen: str, setup: Setup) -> None:
     geo = variant.geometry
     for color in (0, 1):
         promo = variant.rules.promotion[color]
-        if not promo.ranks:
+        if not promo.ranks and not promo.squares:
             continue
         kinds = {variant.kind_of(letter) for letter in promo.pieces}
         for sq, code in enumerate(setup.board):
-            if code != EMPTY and code & 1 == color and code >> 1 in kinds and geo.rank_of(sq) in promo.ranks:
+            in_zone = geo.rank_of(sq) in promo.ranks or sq in promo.squares
+            if code != EMPTY and code & 1 == color and code >> 1 in kinds and in_zone:
                 raise InvalidFenError(
                     fen,
                     "placement",

@@ -537,7 +537,7 @@ def _castling_moves(board: Board, moves: list[int], ksq: int, us: int, occupied:
         if rook // cols != ksq // cols:
             continue
         kingside = rook > ksq
-        k_to = rank_base + (cols - 2 if kingside else 2)
+        k_to = rank_base + comp.castle_files[1 if kingside else 0]
         r_to = rank_base + (cols - 3 if kingside else 3)
         lo = min(ksq, k_to, rook, r_to)
         hi = max(ksq, k_to, rook, r_to)

@@ -70,19 +70,24 @@ class Promotion:
     pieces: tuple[str, ...] = ()
     ranks: tuple[int, ...] = ()
     choices: tuple[str, ...] = ()
+    squares: tuple[int, ...] = ()  # single squares of the zone besides whole ranks (Legan chess)
 
 
 @dataclass(frozen=True, slots=True)
 class Campmate:
-    """A royal piece that reaches one of these ranks (0-based, per side) wins at once."""
+    """A royal piece that reaches one of these ranks or squares (0-based, per side) wins at once."""
 
     pieces: tuple[str, ...]
     ranks: tuple[tuple[int, ...], tuple[int, ...]]
+    squares: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())  # King of the Hill's centre
 
 
 @dataclass(frozen=True, slots=True)
 class Rules:
     castling: bool = False
+    # Files (0-based) the king lands on castling queenside and kingside; None: c and the file next to
+    # the last (g in chess, i on ten files).
+    castling_files: tuple[int, int] | None = None
     double_step_ranks: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
     en_passant: bool = False
     promotion: tuple[Promotion, Promotion] = (Promotion(), Promotion())

@@ -24,6 +24,12 @@ def builtin_variants() -> list[Variant]:
     return [REGISTRY.load(str(p)) for p in REGISTRY.builtin_paths()]
 
 
+def fairy_variants() -> list[Variant]:
+    """Fairy-Stockfish's built-in variants that hordes ships as documents (src/hordes/variants/fairy),
+    loadable by name like the built-ins but not listed among them."""
+    return [REGISTRY.load(str(p)) for p in REGISTRY.fairy_paths()]
+
+
 def add_variant_path(path: str | Path) -> Variant:
     return REGISTRY.add_path(Path(path))
 
@@ -32,6 +38,7 @@ __all__ = [
     "Variant",
     "add_variant_path",
     "builtin_variants",
+    "fairy_variants",
     "load_variant",
     "normalise_name",
     "parse_variant",

@@ -33,6 +33,7 @@ from hordes.errors import HordesError, UnknownVariantError, UnreadableFileError,
 from hordes.textfiles import read_text_file
 
 BUILTIN_DIR = Path(__file__).parent
+FAIRY_DIR = BUILTIN_DIR / "fairy"  # Fairy-Stockfish's built-ins as documents, from `hordes import`
 
 MAX_DOCUMENT_BYTES = 1_000_000  # a variant document is a page of text, not a data set
 MAX_NESTING = 50  # levels of mappings and lists in the front matter (a real document needs five)
@@ -50,8 +51,8 @@ PIECE_KEYS = {
     "pull", "immobile", "restricts", "restrictable",
 }  # fmt: skip
 RULE_KEYS = {
-    "castling", "double_step", "en_passant", "promotion", "campmate", "stalemate", "repetition",
-    "n_move_rule", "insufficient_material", "no_legal_moves",
+    "castling", "castling_files", "double_step", "en_passant", "promotion", "campmate", "stalemate",
+    "repetition", "n_move_rule", "insufficient_material", "no_legal_moves",
 }  # fmt: skip
 _LETTER = re.compile(r"^\+?[A-Z]$")
 _FRONT = re.compile(r"\A---[ \t]*\r?\n(.*?)\r?\n---[ \t]*(?:\r?\n|\Z)(.*)\Z", re.S)
@@ -449,7 +450,7 @@ def _per_side(chk: _Checker, key: str, value: Any, parse: Callable[[str, Any], A
 
 
 def _promotion(
-    chk: _Checker, prom: Any, pieces: Mapping[str, PieceType], rows: int
+    chk: _Checker, prom: Any, pieces: Mapping[str, PieceType], rows: int, cols: int
 ) -> tuple[Promotion, Promotion]:
     prom = chk.mapping("engine.rules.promotion", prom)
     chk.unknown("engine.rules.promotion", prom, {"white", "black"})
@@ -463,20 +464,22 @@ def _promotion(
             p = chk.mapping(key, prom[side])
             chk.unknown(key, p, {"pieces", "ranks", "choices"})
             promoting = chk.attempt((), chk.letters, f"{key}.pieces", p.get("pieces", []), pieces)
-            ranks = chk.attempt((), chk.ranks, f"{key}.ranks", p.get("ranks", []), rows)
+            ranks, squares = chk.attempt(
+                ((), ()), _ranks_and_squares, chk, f"{key}.ranks", p.get("ranks", []), rows, cols
+            )
             choices = chk.letters(f"{key}.choices", p.get("choices", []), pieces)
             if promoting and not choices:
                 raise chk.fail(f"{key}.choices", "pieces promote but no choice is given")
             for letter in choices:
                 if pieces[letter].royal:
                     raise chk.fail(f"{key}.choices", f"cannot promote to the royal piece {letter}")
-            sides.append(Promotion(pieces=promoting, ranks=ranks, choices=choices))
+            sides.append(Promotion(pieces=promoting, ranks=ranks, choices=choices, squares=squares))
             continue
         sides.append(Promotion())
     return sides[0], sides[1]
 
 
-def _rules(chk: _Checker, spec: Any, pieces: Mapping[str, PieceType], rows: int) -> Rules:
+def _rules(chk: _Checker, spec: Any, pieces: Mapping[str, PieceType], rows: int, cols: int = 8) -> Rules:
     data = chk.mapping("engine.rules", spec)
     chk.unknown("engine.rules", data, RULE_KEYS)
     kw: dict[str, Any] = {}
@@ -484,6 +487,9 @@ def _rules(chk: _Checker, spec: Any, pieces: Mapping[str, PieceType], rows: int)
         if name in data:
             with chk.section():
                 kw[name] = chk.boolean(f"engine.rules.{name}", data[name])
+    if data.get("castling_files") is not None:
+        with chk.section():
+            kw["castling_files"] = _castling_files(chk, data["castling_files"], cols)
     if "double_step" in data:
         with chk.section():
             kw["double_step_ranks"] = _per_side(
@@ -491,7 +497,7 @@ def _rules(chk: _Checker, spec: Any, pieces: Mapping[str, PieceType], rows: int)
             )
     if "promotion" in data:
         with chk.section():
-            kw["promotion"] = _promotion(chk, data["promotion"], pieces, rows)
+            kw["promotion"] = _promotion(chk, data["promotion"], pieces, rows, cols)
     if data.get("campmate") is not None:
         key = "engine.rules.campmate"
         with chk.section():
@@ -500,9 +506,9 @@ def _rules(chk: _Checker, spec: Any, pieces: Mapping[str, PieceType], rows: int)
             letters = chk.letters(f"{key}.pieces", cm.get("pieces", []), pieces)
             if not letters and not chk.broken:
                 raise chk.fail(f"{key}.pieces", "name the piece(s) that win by reaching the ranks")
-            white = chk.attempt((), chk.ranks, f"{key}.white", cm.get("white", []), rows)
-            black = chk.ranks(f"{key}.black", cm.get("black", []), rows)
-            kw["campmate"] = Campmate(letters, (white, black))
+            white, white_squares = _ranks_and_squares(chk, f"{key}.white", cm.get("white", []), rows, cols)
+            black, black_squares = _ranks_and_squares(chk, f"{key}.black", cm.get("black", []), rows, cols)
+            kw["campmate"] = Campmate(letters, (white, black), (white_squares, black_squares))
     if "stalemate" in data:
         with chk.section():
             kw["stalemate"] = chk.choice("engine.rules.stalemate", data["stalemate"], ("draw", "loss", "win"))
@@ -529,6 +535,40 @@ def _rules(chk: _Checker, spec: Any, pieces: Mapping[str, PieceType], rows: int)
                     chk, f"{key}.reset_by", nm["reset_by"], lambda k, v: chk.letters(k, v, pieces)
                 )
     return Rules(**kw)
+
+
+def _ranks_and_squares(
+    chk: _Checker, key: str, value: Any, rows: int, cols: int
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """A side's camp or promotion zone: rank numbers (8) and square names ("d4") in one list:
+    (ranks, squares), both 0-based."""
+    items = value if isinstance(value, list) else [value]
+    names = [x for x in items if isinstance(x, str)]
+    ranks = chk.ranks(key, [x for x in items if not isinstance(x, str)], rows)
+    geo = geometry(rows, cols)
+    squares = []
+    for name in names:
+        try:
+            squares.append(geo.parse_square(name))
+        except HordesError as exc:
+            raise chk.fail(key, str(exc)) from None
+    return ranks, tuple(squares)
+
+
+def _castling_files(chk: _Checker, value: Any, cols: int) -> tuple[int, int]:
+    """`[b, i]`: the files the king castles to, queenside then kingside."""
+    key = "engine.rules.castling_files"
+    files = "abcdefghijklmnopqrstuvwxyz"[:cols]
+    if not isinstance(value, list) or len(value) != 2 or not all(isinstance(f, str) for f in value):
+        raise chk.fail(
+            key, f"must be two file letters, queenside then kingside (as [c, g]), not {_show(value)}"
+        )
+    if not all(len(f) == 1 and f in files for f in value):
+        raise chk.fail(key, f"{_show(value)}: files are letters a to {files[-1]}")
+    queenside, kingside = files.index(value[0]), files.index(value[1])
+    if queenside >= kingside:
+        raise chk.fail(key, "the queenside file comes first and lies left of the kingside file")
+    return queenside, kingside
 
 
 def _is_file(path: Path) -> bool:
@@ -571,8 +611,9 @@ def _merge_engine(engine: dict[str, Any], doc: _Document) -> dict[str, Any]:
 class Registry:
     """Finds documents by name (slug, alias or title, in any case) or by path, and caches them."""
 
-    def __init__(self, directory: Path = BUILTIN_DIR) -> None:
+    def __init__(self, directory: Path = BUILTIN_DIR, fairy_directory: Path | None = FAIRY_DIR) -> None:
         self.directory = directory
+        self.fairy_directory = fairy_directory
         self._cache: dict[str, Variant] = {}
         self._names: dict[str, Path] | None = None
         self.extra: dict[str, Path] = {}
@@ -580,7 +621,7 @@ class Registry:
     def _index(self) -> dict[str, Path]:
         if self._names is None:
             names: dict[str, Path] = {}
-            for path in sorted(self.directory.glob("*.md")):
+            for path in self.builtin_paths() + self.fairy_paths():  # the project's own names first
                 data, _ = split_front_matter(path.read_text(encoding="utf-8"), str(path))
                 for name in (
                     path.stem,
@@ -595,6 +636,13 @@ class Registry:
 
     def builtin_paths(self) -> list[Path]:
         return sorted(self.directory.glob("*.md"))
+
+    def fairy_paths(self) -> list[Path]:
+        """The documents of Fairy-Stockfish's built-in variants: found by name like the built-ins,
+        listed apart (tests and the site iterate over the built-ins)."""
+        if self.fairy_directory is None:
+            return []
+        return sorted(self.fairy_directory.glob("*.md"))
 
     def add_path(self, path: Path) -> Variant:
         """Load a user's document and make it findable by its names (e.g. a UCI VariantPath)."""
@@ -769,13 +817,15 @@ def build_variant(
                     "a royal piece may only turn into a royal piece",
                 )
             )
-    rules = chk.attempt(Rules(), _rules, chk, engine.get("rules", {}), pieces, rows)
+    rules = chk.attempt(Rules(), _rules, chk, engine.get("rules", {}), pieces, rows, cols)
     if rules.campmate is not None:
         for letter in rules.campmate.pieces:
             if not pieces[letter].royal:
                 chk.record(
                     chk.fail("engine.rules.campmate.pieces", f"{letter} is not royal; only royal pieces camp")
                 )
+    if rules.castling_files is not None and not rules.castling:
+        chk.record(chk.fail("engine.rules.castling_files", "castling files are given but castling is off"))
     if rules.en_passant and not any(p.pawn for p in pieces.values()) and not chk.broken:
         chk.record(chk.fail("engine.rules.en_passant", "en passant is on but no piece has 'pawn: true'"))
     setup = chk.attempt("", chk.string, "engine.setup", engine.get("setup"))

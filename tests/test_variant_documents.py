@@ -146,7 +146,9 @@ def test_cli_check_reports_ok_and_errors(tmp_path: Path, capsys: pytest.CaptureF
 def test_cli_variants_and_perft(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["variants"]) == 0
     out = capsys.readouterr().out
-    assert "orda" in out and "khans" in out and "chess" in out
+    assert "orda" in out and "khans" in out and "chess" in out and "capablanca" not in out
+    assert main(["variants", "--all"]) == 0
+    assert "capablanca" in capsys.readouterr().out  # the Fairy-Stockfish documents, listed apart
     assert main(["perft", "orda", "3", "--quiet"]) == 0
     assert capsys.readouterr().out.strip() == "12462"
     assert main(["perft", "chess", "2", "--divide"]) == 0

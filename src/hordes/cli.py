@@ -13,7 +13,7 @@ from hordes._version import __version__
 from hordes.core.position import Board
 from hordes.core.rules import Variant
 from hordes.errors import HordesError, VariantError, quoted
-from hordes.variants import REGISTRY, builtin_variants, load_variant
+from hordes.variants import REGISTRY, builtin_variants, fairy_variants, load_variant
 from hordes.variants.loader import line_of
 
 
@@ -21,6 +21,12 @@ def _cmd_variants(args: argparse.Namespace) -> int:
     for v in builtin_variants():
         names = ", ".join(v.aliases)
         print(f"{v.slug:<10} {v.title}  —  {v.summary}" + (f"  (also: {names})" if names else ""))
+    if args.all:
+        print("\nFairy-Stockfish's variants, as documents (docs/fairy-stockfish.md):")
+        for v in fairy_variants():
+            print(f"{v.slug:<14} {v.title}")
+    else:
+        print(f"\n... and {len(fairy_variants())} of Fairy-Stockfish's variants: hordes variants --all")
     return 0
 
 
@@ -112,6 +118,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = _Commands(parser.add_subparsers(dest="command", metavar="COMMAND"))
     p = sub.add_parser("variants", help="list the built-in variants")
+    p.add_argument("--all", action="store_true", help="also list the Fairy-Stockfish variants we ship")
     p.set_defaults(func=_cmd_variants)
     p = sub.add_parser("check", help="validate a variant document")
     p.add_argument("file", help="path to a variant document (.md)")

@@ -100,7 +100,7 @@ def test_p4_api_reference_of_the_board_and_pgn_builds_without_warnings(tmp_path:
     pgn = (tmp_path / "hordes" / "notation" / "pgn.html").read_text(encoding="utf-8")
     index = (tmp_path / "hordes.html").read_text(encoding="utf-8")
     assert 'id="Board.push_uci"' in board and "rank by rank from a1" in board
-    assert 'id="read_game"' in pgn and 'id="Game.mainline_moves"' in pgn
+    assert 'id="read_game"' in pgn and 'id="GameNode.mainline_moves"' in pgn
     # The overview links to the modules it names.
     assert 'href="hordes/core/position.html"' in index and 'href="hordes/notation/pgn.html"' in index
 

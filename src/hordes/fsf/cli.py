@@ -13,7 +13,7 @@ def register(subparsers: Any) -> None:
     """Add the `export` subcommand (called by hordes.cli for every module in COMMAND_MODULES)."""
     p = subparsers.add_parser(
         "export",
-        help="write variant documents in another program's format (Fairy-Stockfish variants.ini)",
+        help="write a Fairy-Stockfish variants.ini for variant documents",
         description="Print a Fairy-Stockfish variants.ini section for each variant (a built-in name or a "
         "document path). A document that uses a mechanism Fairy-Stockfish lacks is refused with the "
         "mechanism named, and nothing is printed. Load the output with "

@@ -38,7 +38,7 @@ def register(subparsers: Any) -> None:
     """Add the `import` subcommand to the `hordes` command line."""
     p = subparsers.add_parser(
         "import",
-        help="write variant documents from another program's definitions (Fairy-Stockfish's variants.ini)",
+        help="write variant documents from a Fairy-Stockfish variants.ini",
     )
     p.add_argument("source", choices=["fairy-stockfish"], help="the format to read")
     p.add_argument("file", metavar="FILE.ini", help="a Fairy-Stockfish variants.ini")

@@ -16,7 +16,7 @@ records, variants and comments are handled):
 >>> game = read_game(io.StringIO('[Variant "Orda"] 1. e4 Hf7 2. Nf3 *'))
 >>> [move.uci() for move in game.mainline_moves()]
 ['e2e4', 'g8f7', 'g1f3']
->>> game.board().fen()
+>>> game.end().board().fen()
 'lhayka1l/5h2/pppppppp/8/4P3/5N2/PPPP1PPP/RNBQKB1R b KQ - 2 2'
 >>> print(write_game(game).splitlines()[-1])
 1. e4 Hf7 2. Nf3 *

@@ -73,14 +73,18 @@ def san_int(board: Board, m: int, legal: list[int] | None = None) -> str:
 
         if san_mechanisms.applies(board):
             return san_mechanisms.san_int(board, m, legal)
-    text = _san_body(board, m, legal)
+    return _san_body(board, m, legal) + check_suffix(board, m)
+
+
+def check_suffix(board: Board, m: int) -> str:
+    """`+` if the move gives check, `#` if it mates, else nothing."""
     board.push_int(m)
     try:
         if movegen.in_check(board, board.side):
-            text += "+" if movegen.generate_legal(board) else "#"
+            return "+" if movegen.generate_legal(board) else "#"
+        return ""
     finally:
         board.pop_int()
-    return text
 
 
 def _san_body(board: Board, m: int, legal: list[int]) -> str:
@@ -172,13 +176,7 @@ def lan(board: Board, move: Move) -> str:
         promo = (m >> PROMO_SHIFT & 63) - 1
         if promo >= 0:
             text += "=" + board.variant.pieces[promo].letter
-    board.push_int(m)
-    try:
-        if movegen.in_check(board, board.side):
-            text += "+" if movegen.generate_legal(board) else "#"
-    finally:
-        board.pop_int()
-    return text
+    return text + check_suffix(board, m)
 
 
 def variation_san(board: Board, moves: Iterable[Move]) -> str:

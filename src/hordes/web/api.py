@@ -18,6 +18,7 @@ from starlette.responses import JSONResponse, PlainTextResponse, Response
 from hordes import Board, HordesError
 from hordes.notation.pgn import Game, read_game, write_game
 from hordes.notation.san import san
+from hordes.web.clocks import MIN_BASE, form_clock, parse_clock
 from hordes.web.common import (
     COOKIE_MAX_AGE,
     SEAT_COOKIE,
@@ -56,8 +57,9 @@ def live(request: Request) -> Live:
 
 
 # ----- creating games --------------------------------------------------------------------------------
-def create_spec(body: dict[str, Any]) -> tuple[dict[str, Any], str]:
-    """Lobby choices -> the service's create() arguments and the creator's colour."""
+def create_spec(body: dict[str, Any], min_base: float = MIN_BASE) -> tuple[dict[str, Any], str]:
+    """Lobby choices -> the service's create() arguments and the creator's colour. `clock` is an
+    object from the API, or the lobby form's select (clocks.form_clock); absent: untimed."""
     variant = variant_field(body)
     fen = string_field(body, "fen", None, limit=1000) or None
     color = string_field(body, "color", "white") or "white"
@@ -71,18 +73,21 @@ def create_spec(body: dict[str, Any]) -> tuple[dict[str, Any], str]:
     level = int_field(body.get("level", 1), "level", MIN_LEVEL, MAX_LEVEL, code="bad_level")
     other = "engine" if opponent == "engine" else "human"
     kinds = {"white": "human", "black": other} if color == "white" else {"white": other, "black": "human"}
+    choice = body.get("clock")
+    clock = parse_clock(form_clock(body) if isinstance(choice, str) else choice, min_base)
     return {
         "variant": variant,
         "fen": fen,
         "level": level if opponent == "engine" else None,
         "creator": color,
+        "clock": clock,
         **kinds,
     }, color
 
 
 async def create_game(request: Request, body: dict[str, Any]) -> tuple[Created, str]:
     rate_limit(request, "create")  # the API and the lobby form share the limit
-    spec, color = create_spec(body)
+    spec, color = create_spec(body, request.app.state.clock_min_base)
     created = await run_in_threadpool(lambda: request.app.state.games.create(**spec))
     live(request).schedule_engine(created.id)  # the engine may have the first move
     return created, color
@@ -168,6 +173,14 @@ async def api_draw(request: Request) -> Response:
     game_id = game_id_param(request)
     body = await json_body(request)
     event = await live(request).draw(game_id, seat_token(request, game_id, body), body.get("action"))
+    return JSONResponse(event)
+
+
+async def api_claim(request: Request) -> Response:
+    """After the opponent has left a running clock game for a while: {"outcome": "win"|"draw"}."""
+    game_id = game_id_param(request)
+    body = await json_body(request)
+    event = await live(request).claim(game_id, seat_token(request, game_id, body), body.get("outcome"))
     return JSONResponse(event)
 
 

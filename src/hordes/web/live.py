@@ -154,11 +154,12 @@ class Live:
             return None
         return self._now_ms() - self._left_ms.get((game_id, seat), self._started_ms)
 
-    def presence(self, game_id: str) -> dict[str, dict[str, Any]]:
-        """Each seat's connection: online, and when the opponent may claim if it is not."""
+    def presence(self, game_id: str, joining: str | None = None) -> dict[str, dict[str, Any]]:
+        """Each seat's connection: online, and when the opponent may claim if it is not (`joining`:
+        the seat whose socket is being opened, online already)."""
         out = {}
         for seat in ("white", "black"):
-            gone = self.absent_ms(game_id, seat)
+            gone = None if seat == joining else self.absent_ms(game_id, seat)
             at = None if gone is None else self._now_ms() - gone + clocks.CLAIM_AFTER_MS
             out[seat] = {"online": gone is None, "claim_at": at}
         return out
@@ -289,12 +290,14 @@ class Live:
         seat = state.get("seat")
         clock = state.get("clock")
         announce = bool(clock) and "days" not in clock["control"]
-        if seat:
-            await self._presence(game_id, seat, True, announce)
+        counted = False
         try:
             # Registered before the snapshot is sent: a move stored meanwhile arrives after it, and the
             # client, which orders events by ply, asks for a sync if it ever sees a gap.
-            await ws.send_json({"type": "game", **state, "presence": self.presence(game_id)})
+            await ws.send_json({"type": "game", **state, "presence": self.presence(game_id, seat)})
+            if seat:  # counted (and announced to the others) once this socket has its snapshot
+                counted = True
+                await self._presence(game_id, seat, True, announce)
             if state.get("engine_to_move"):
                 self.schedule_engine(game_id)
             while True:
@@ -313,7 +316,7 @@ class Live:
             pass
         finally:
             self._drop(game_id, ws)
-            if seat:
+            if seat and counted:
                 await self._presence(game_id, seat, False, announce)
 
     async def _message(self, ws: WebSocket, game_id: str, token: str | None, raw: str) -> None:

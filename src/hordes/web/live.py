@@ -289,7 +289,7 @@ class Live:
         self.sockets.setdefault(game_id, set()).add(ws)
         seat = state.get("seat")
         clock = state.get("clock")
-        announce = bool(clock) and "days" not in clock["control"]
+        announce = isinstance(clock, dict) and "days" not in clock["control"]
         counted = False
         try:
             # Registered before the snapshot is sent: a move stored meanwhile arrives after it, and the

@@ -590,10 +590,11 @@ class GameService:
             )
         else:
             loser = board.side
+            spent = {"white_ms" if loser == 0 else "black_ms": 0}  # the fallen flag shows 0:00
             if board.side_has_insufficient_material(1 - loser):
-                self._finish(row, "1/2-1/2", "timeout vs insufficient material", None)
+                self._finish(row, "1/2-1/2", "timeout vs insufficient material", None, **spent)
             else:
-                self._finish(row, "1-0" if loser == 1 else "0-1", "time forfeit", 1 - loser)
+                self._finish(row, "1-0" if loser == 1 else "0-1", "time forfeit", 1 - loser, **spent)
         return self._status_event(row.id)
 
     def claim(
@@ -652,9 +653,11 @@ class GameService:
             if done.rowcount != 1:
                 raise Conflict("the game changed meanwhile: reload it", code="stale_ply")
 
-    def _finish(self, row: sa.Row[Any], result: str, termination: str, winner: int | None) -> None:
+    def _finish(
+        self, row: sa.Row[Any], result: str, termination: str, winner: int | None, **more: Any
+    ) -> None:
         self._update(
-            row, status="over", result=result, termination=termination, winner=winner, draw_offer=None
+            row, status="over", result=result, termination=termination, winner=winner, draw_offer=None, **more
         )
 
     def _status_event(self, game_id: str) -> dict[str, Any]:

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import sqlalchemy as sa
 from starlette.testclient import TestClient
 
 from hordes.web import clocks, db
@@ -280,3 +281,45 @@ def test_p4_running_clocks_are_watched_again_after_a_restart(tmp_path: Path, clo
         advance(c2, 0)
         s = state(c2, game_id)
         assert (s["result"], s["termination"]) == ("0-1", "time forfeit")
+
+
+def test_p4_a_late_move_over_the_websocket_ends_the_game_for_every_watcher(timed: TestClient) -> None:
+    game_id, w, b = clock_game(timed, {"base": MIN})
+    play(timed, game_id, w, "e2e4")
+    play(timed, game_id, b, "e7e5")
+    live = timed.app.state.live  # type: ignore[attr-defined]
+    with (
+        timed.websocket_connect(f"/ws/game/{game_id}", headers={"X-Seat-Token": w}) as ws,
+        timed.websocket_connect(f"/ws/game/{game_id}") as spectator,
+    ):
+        assert ws.receive_json()["type"] == "game"
+        assert ws.receive_json()["type"] == "presence"  # White's own arrival
+        assert spectator.receive_json()["type"] == "game"
+        live.clock.time += MIN + 1  # time passes, but the watcher's timer has not fired yet
+        ws.send_json({"type": "move", "uci": "g1f3", "ref": 5})
+        for sock in (ws, spectator):
+            ended = sock.receive_json()
+            while ended["type"] != "status":
+                ended = sock.receive_json()
+            assert (ended["result"], ended["termination"], ended["clock"]["white"]) == (
+                "0-1",
+                "time forfeit",
+                0,
+            )
+        refused = ws.receive_json()
+        assert (refused["type"], refused["error"], refused["ref"]) == ("error", "time_up", 5)
+    assert state(timed, game_id)["ply"] == 2
+
+
+def test_p4_games_stored_before_the_clocks_stay_untimed(tmp_path: Path) -> None:
+    engine = db.make_engine(db.database_url(None, tmp_path))
+    db.migrate(engine, target=db.MIGRATIONS.index(db._m4_clocks))  # the schema before the clocks
+    service = GameService(engine)
+    with engine.begin() as conn:
+        columns = {c["name"] for c in sa.inspect(conn).get_columns("games")}
+    assert "clock_base_ms" not in columns
+    g = service.create("chess", creator="white")  # stored as the schema before the clocks holds it
+    db.migrate(engine)
+    s = service.state(g.id)
+    assert s["clock"] is None and service.deadline(g.id) is None and service.judge(g.id) is None
+    assert '[TimeControl "-"]' in service.pgn(g.id)

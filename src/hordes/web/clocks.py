@@ -244,6 +244,7 @@ def view(
         "running": ("white" if to_move == 0 else "black") if running else None,
         "first_move_deadline": due if live and timing_first_moves(tc, ply) else None,
         "deadline": due,
+        "turn_started": state.turn_started_ms,
         "server_time": now_ms,
     }
 

@@ -130,6 +130,7 @@ SCHEMAS: dict[str, Any] = {
             "running": {"enum": ["white", "black", None]},
             "deadline": {"type": ["integer", "null"], "description": "epoch ms: the flag or the abort"},
             "first_move_deadline": {"type": ["integer", "null"]},
+            "turn_started": {"type": ["integer", "null"], "description": "epoch ms: when the turn began"},
             "server_time": {"type": "integer", "description": "epoch ms when this was computed"},
         },
     },

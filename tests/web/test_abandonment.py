@@ -165,3 +165,11 @@ def test_p5_no_claims_in_untimed_correspondence_or_unstarted_games(timed: TestCl
     assert r.status_code == 409 and r.json()["error"] == "no_claim"
     r = claim(timed, game_id, "nope", "win")
     assert r.status_code == 403
+
+
+def test_p5_an_aborted_game_is_listed_as_such(timed: TestClient) -> None:
+    game_id, _w, _b = clock_game(timed, {"base": 60})
+    advance(timed, 30)
+    html = timed.get("/games").text
+    row = html[html.index(f"/game/{game_id}") - 400 : html.index(f"/game/{game_id}")]
+    assert "Game aborted" in row and "playing" not in row

@@ -1,4 +1,4 @@
-"""The JSON API: games (create, read, move, resign, draw, PGN, evaluations) and stateless positions.
+"""The JSON API: games (create, read, move, resign, draw, claim, PGN, evaluations) and stateless positions.
 
 Every handler answers errors as `{"error": "<code>", "message": "<what is wrong>"}` with a 4xx
 status, and changes nothing when it refuses. The OpenAPI description of all of this is in openapi.py.

@@ -3,6 +3,7 @@
     python benchmarks/web_load.py                 # 100 games, 1 move per second each, for 60 s
     python benchmarks/web_load.py --seconds 10    # a shorter run
     python benchmarks/web_load.py --url http://127.0.0.1:8000   # against a server already running
+    python benchmarks/web_load.py --clock 20+0    # clock games: flags, and the clock's error
 
 Unless --url is given, a `hordes serve` is started on a free 127.0.0.1 port with a temporary data
 directory (SQLite) and stopped at the end. Each game has two websocket clients, one per seat; the
@@ -12,6 +13,14 @@ whole run is a steady `games x rate` moves per second. A game that ends is repla
 Latency is measured from sending a move to receiving the server's `ack` for it, which the server
 sends after the move is validated, stored and broadcast to both seats. Errors are error messages,
 timeouts (5 s) and lost connections. Only loopback addresses are accepted as targets.
+
+With `--clock BASE+INC` (seconds) every game is a clock game. Two more things are measured: the
+clock's error, the time the server charged a move (from its `turn_started` to the next one) minus
+the time the player really took (from receiving the opponent's move to sending its own: the
+difference is the network and the server's work, which the server charges, having no lag
+compensation); and the flags, which fall by the server's watcher when a side's time runs out (a
+base of 20 s at one move a second runs out in about 40 s): how late each flag's status event arrives
+after the deadline the server announced.
 """
 
 from __future__ import annotations
@@ -44,6 +53,9 @@ class Stats:
     latencies: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     games_finished: int = 0
+    clock_errors: list[float] = field(default_factory=list)  # charged - true, seconds
+    flag_delays: list[float] = field(default_factory=list)  # status event arrival - deadline, seconds
+    late_moves: int = 0  # moves that crossed their side's flag (not errors)
 
 
 def post(base: str, path: str, body: dict[str, Any]) -> Any:
@@ -74,14 +86,20 @@ class Seat:
         self.ws = ws
         self.state: dict[str, Any] = {}
         self.acks: dict[int, asyncio.Future[dict[str, Any]]] = {}
+        self.received = time.time()  # when the latest game/move event arrived
 
-    async def listen(self, stats: Stats) -> None:
+    async def listen(self, stats: Stats, count_flags: bool = False) -> None:
         try:
             async for raw in self.ws:
                 msg = json.loads(raw)
                 kind = msg.get("type")
+                if kind == "status" and count_flags and msg.get("termination") == "time forfeit":
+                    deadline = (self.state.get("clock") or {}).get("deadline")
+                    if deadline:
+                        stats.flag_delays.append(time.time() - deadline / 1000)
                 if kind in ("game", "move", "status"):
                     self.state.update(msg)
+                    self.received = time.time()
                 elif kind in ("ack", "error"):
                     fut = self.acks.pop(msg.get("ref"), None)
                     if fut is not None and not fut.done():
@@ -96,19 +114,25 @@ Opened = tuple[dict[str, Seat], list[asyncio.Task[None]]]  # a game's two seats 
 
 
 async def open_game(
-    base: str, variant: str, stats: Stats
+    base: str, variant: str, stats: Stats, clock: dict[str, float] | None = None
 ) -> tuple[dict[str, Seat], list[asyncio.Task[None]]]:
-    """A new game between two people, both seats connected."""
-    game = await asyncio.to_thread(post, base, "/api/games", {"variant": variant, "opponent": "friend"})
-    tokens = {"white": game["token"], "black": game["invite_token"]}
+    """A new game between two people, both seats connected (the friend claims the invitation)."""
+    body: dict[str, Any] = {"variant": variant, "opponent": "friend", "color": "white", "clock": clock}
+    game = await asyncio.to_thread(post, base, "/api/games", body)
+    joined = await asyncio.to_thread(
+        post, base, f"/api/games/{game['id']}/join", {"invite": game["invite_token"]}
+    )
+    tokens = {"white": game["token"], "black": joined["token"]}
     ws_base = base.replace("http://", "ws://")
     seats: dict[str, Seat] = {}
     tasks = []
-    for color, token in tokens.items():
-        ws = await connect(f"{ws_base}/ws/game/{game['id']}?token={token}", max_size=2**20)
+    for color, token in tokens.items():  # the seat token in a header, never in the URL
+        ws = await connect(
+            f"{ws_base}/ws/game/{game['id']}", max_size=2**20, additional_headers={"X-Seat-Token": token}
+        )
         seats[color] = Seat(ws)
         seats[color].state = json.loads(await ws.recv())
-        tasks.append(asyncio.create_task(seats[color].listen(stats)))
+        tasks.append(asyncio.create_task(seats[color].listen(stats, count_flags=color == "white")))
     return seats, tasks
 
 
@@ -128,6 +152,7 @@ async def play_games(
     deadline: float,
     stats: Stats,
     seed: int,
+    clock: dict[str, float] | None = None,
 ) -> None:
     """One game slot: play moves at `rate` per second until the deadline, starting new games as needed."""
     rng = random.Random(seed)
@@ -145,11 +170,13 @@ async def play_games(
             if move is None:  # the game is over: replace it
                 stats.games_finished += 1
                 await close_game(seats, tasks)
-                seats, tasks = await open_game(base, variant, stats)
+                seats, tasks = await open_game(base, variant, stats, clock)
                 continue
             ref += 1
             fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
             seat.acks[ref] = fut
+            before = state.get("clock")
+            thought = time.time() - seat.received  # since the opponent's move arrived
             t0 = time.perf_counter()
             await seat.ws.send(json.dumps({"type": "move", "uci": move, "ply": state["ply"], "ref": ref}))
             try:
@@ -157,11 +184,20 @@ async def play_games(
             except TimeoutError:
                 stats.errors.append(f"timeout on {move}")
                 continue
+            if reply["type"] == "error" and clock and reply["error"] in ("time_up", "game_over"):
+                # the flag fell as this move was on its way (refused as too late, or after the
+                # watcher's verdict): the race a clock game has, not a failure
+                stats.late_moves += 1
+                continue
             if reply["type"] == "error":
                 stats.errors.append(f"{move}: {reply['error']} {reply['message']}")
                 continue
             # both seats have the new position once the ack is here (the broadcast comes first)
             stats.latencies.append(time.perf_counter() - t0)
+            after = seat.state.get("clock")
+            if before and after and before.get("running") and after.get("turn_started"):
+                charged = (after["turn_started"] - before["turn_started"]) / 1000
+                stats.clock_errors.append(charged - thought)
     finally:
         await close_game(seats, tasks)
 
@@ -174,23 +210,46 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[k]
 
 
-async def run(base: str, games: int, rate: float, seconds: float, variant: str) -> dict[str, Any]:
+async def run(
+    base: str, games: int, rate: float, seconds: float, variant: str, clock: dict[str, float] | None = None
+) -> dict[str, Any]:
     stats = Stats()
     # Set-up (not timed): create the games and connect both seats of each, a few at a time.
     gate = asyncio.Semaphore(10)
 
     async def opened() -> Opened:
         async with gate:
-            return await open_game(base, variant, stats)
+            return await open_game(base, variant, stats, clock)
 
     first = await asyncio.gather(*(opened() for _ in range(games)))
     start = time.monotonic()
     deadline = start + seconds
     await asyncio.gather(
-        *(play_games(base, variant, first[i], rate, start, deadline, stats, seed=i) for i in range(games))
+        *(play_games(base, variant, first[i], rate, start, deadline, stats, i, clock) for i in range(games))
     )
     elapsed = time.monotonic() - start
     lat = [x * 1000 for x in stats.latencies]
+    err = [x * 1000 for x in stats.clock_errors]
+    flags = [x * 1000 for x in stats.flag_delays]
+    clocked: dict[str, Any] = {}
+    if clock:
+        clocked = {
+            "clock": clock,
+            "clock_error_ms": {
+                "moves": len(err),
+                "mean": round(statistics.fmean(err), 2) if err else None,
+                "p50": round(percentile(err, 50), 2),
+                "p95": round(percentile(err, 95), 2),
+                "max": round(max(err), 2) if err else None,
+            },
+            "flags": len(flags),
+            "late_moves": stats.late_moves,
+            "flag_delay_ms": {
+                "p50": round(percentile(flags, 50), 2),
+                "p95": round(percentile(flags, 95), 2),
+                "max": round(max(flags), 2) if flags else None,
+            },
+        }
     return {
         "games": games,
         "rate_per_game": rate,
@@ -205,6 +264,7 @@ async def run(base: str, games: int, rate: float, seconds: float, variant: str) 
         "games_finished": stats.games_finished,
         "errors": len(stats.errors),
         "first_errors": stats.errors[:5],
+        **clocked,
     }
 
 
@@ -215,21 +275,35 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--variant", default="chess")
     parser.add_argument("--url", help="a running server (loopback only); default: start one")
+    parser.add_argument("--clock", help="clock games, BASE+INC in seconds (e.g. 20+0); default untimed")
     args = parser.parse_args()
+    clock = None
+    if args.clock:
+        base_s, _, inc_s = args.clock.partition("+")
+        clock = {"base": float(base_s), "increment": float(inc_s or 0)}
     if args.url:
         host = urlparse(args.url).hostname or ""
         if host not in LOOPBACK and not host.startswith("127."):
             parser.error("only loopback targets (127.0.0.0/8, localhost, ::1) are allowed")
-        result = asyncio.run(run(args.url.rstrip("/"), args.games, args.rate, args.seconds, args.variant))
+        result = asyncio.run(
+            run(args.url.rstrip("/"), args.games, args.rate, args.seconds, args.variant, clock)
+        )
     else:
         with tempfile.TemporaryDirectory() as data, server(Path(data), "--no-rate-limits") as base:
-            result = asyncio.run(run(base, args.games, args.rate, args.seconds, args.variant))
+            result = asyncio.run(run(base, args.games, args.rate, args.seconds, args.variant, clock))
     print(
         f"{result['games']} games x {result['rate_per_game']} moves/s for {result['seconds']} s: "
         f"{result['moves']} moves, {result['moves_per_s']} moves/s; latency p50 {result['p50_ms']} ms, "
         f"p95 {result['p95_ms']} ms, p99 {result['p99_ms']} ms, max {result['max_ms']} ms; "
         f"errors {result['errors']}"
     )
+    if clock:
+        e, f = result["clock_error_ms"], result["flag_delay_ms"]
+        print(
+            f"clock error (charged - true) over {e['moves']} moves: mean {e['mean']} ms, p50 {e['p50']} ms, "
+            f"p95 {e['p95']} ms, max {e['max']} ms; {result['flags']} flags, late by p50 {f['p50']} ms, "
+            f"p95 {f['p95']} ms, max {f['max']} ms"
+        )
     print(json.dumps(result))
     return 0 if result["errors"] == 0 else 1
 

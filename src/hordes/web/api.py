@@ -1,4 +1,4 @@
-"""The JSON API: games (create, read, move, resign, draw, PGN, evaluations) and stateless positions.
+"""The JSON API: games (create, read, move, resign, draw, claim, PGN, evaluations) and stateless positions.
 
 Every handler answers errors as `{"error": "<code>", "message": "<what is wrong>"}` with a 4xx
 status, and changes nothing when it refuses. The OpenAPI description of all of this is in openapi.py.
@@ -19,6 +19,7 @@ from hordes import Board, HordesError
 from hordes.notation.pgn import Game, parse_game, write_game
 from hordes.notation.san import san
 from hordes.web.accounts import viewer
+from hordes.web.clocks import MIN_BASE, form_clock, parse_clock
 from hordes.web.common import (
     COOKIE_MAX_AGE,
     SEAT_COOKIE,
@@ -57,8 +58,9 @@ def live(request: Request) -> Live:
 
 
 # ----- creating games --------------------------------------------------------------------------------
-def create_spec(body: dict[str, Any]) -> tuple[dict[str, Any], str]:
-    """Lobby choices -> the service's create() arguments and the creator's colour."""
+def create_spec(body: dict[str, Any], min_base: float = MIN_BASE) -> tuple[dict[str, Any], str]:
+    """Lobby choices -> the service's create() arguments and the creator's colour. `clock` is an
+    object from the API, or the lobby form's select (clocks.form_clock); absent: untimed."""
     variant = variant_field(body)
     fen = string_field(body, "fen", None, limit=1000) or None
     color = string_field(body, "color", "white") or "white"
@@ -72,12 +74,15 @@ def create_spec(body: dict[str, Any]) -> tuple[dict[str, Any], str]:
     level = int_field(body.get("level", 1), "level", MIN_LEVEL, MAX_LEVEL, code="bad_level")
     other = "engine" if opponent == "engine" else "human"
     kinds = {"white": "human", "black": other} if color == "white" else {"white": other, "black": "human"}
+    choice = body.get("clock")
+    clock = parse_clock(form_clock(body) if isinstance(choice, str) else choice, min_base)
     return {
         "variant": variant,
         "fen": fen,
         "level": level if opponent == "engine" else None,
         "creator": color,
         "rated": rated_field(body.get("rated", False)),
+        "clock": clock,
         **kinds,
     }, color
 
@@ -95,7 +100,7 @@ def rated_field(value: object) -> bool:
 
 async def create_game(request: Request, body: dict[str, Any]) -> tuple[Created, str]:
     rate_limit(request, "create")  # the API and the lobby form share the limit
-    spec, color = create_spec(body)
+    spec, color = create_spec(body, request.app.state.clock_min_base)
     user = await run_in_threadpool(viewer, request)
     spec["user"] = user.id if user else None
     created = await run_in_threadpool(lambda: request.app.state.games.create(**spec))
@@ -186,6 +191,14 @@ async def api_draw(request: Request) -> Response:
     game_id = game_id_param(request)
     body = await json_body(request)
     event = await live(request).draw(game_id, seat_token(request, game_id, body), body.get("action"))
+    return JSONResponse(event)
+
+
+async def api_claim(request: Request) -> Response:
+    """After the opponent has left a running clock game for a while: {"outcome": "win"|"draw"}."""
+    game_id = game_id_param(request)
+    body = await json_body(request)
+    event = await live(request).claim(game_id, seat_token(request, game_id, body), body.get("outcome"))
     return JSONResponse(event)
 
 

@@ -20,7 +20,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.types import ASGIApp
 
-from hordes.web import db, pages, redact, security
+from hordes.web import clocks, db, pages, redact, security
 from hordes.web.accounts import AccountService
 from hordes.web.common import game_error
 from hordes.web.engine_pool import EngineBusy, EnginePool
@@ -29,6 +29,7 @@ from hordes.web.games import GameError, GameService
 from hordes.web.live import Live
 from hordes.web.ratelimit import RateLimited, RateLimiter
 from hordes.web.routes import CHESSGROUNDX_DIR, HERE, routes
+from hordes.web.timeouts import Clock, SystemClock
 
 log = logging.getLogger("hordes.web")
 
@@ -75,6 +76,8 @@ def create_app(
     rate_limits: bool | RateLimiter = True,
     analysis_per_client: int = ANALYSIS_PER_CLIENT,
     analysis_total: int = ANALYSIS_TOTAL,
+    clock: Clock | None = None,
+    clock_min_base: float = clocks.MIN_BASE,
 ) -> Starlette:
     """The web app. Database: `database_url`, else $DATABASE_URL, else `data_dir`/hordes.sqlite3
     (`data_dir` defaults to ./data). `engine_workers` processes run engine searches (default: up to 2);
@@ -83,7 +86,9 @@ def create_app(
     it listens on; never with the request's Host header), and it is the only origin that may post.
     `rate_limits`: True for the default per-client limits (ratelimit.py), False for none, or a
     RateLimiter of one's own; `analysis_per_client` and `analysis_total` bound the analysis jobs
-    waiting for the engine (engine_queue.py)."""
+    waiting for the engine (engine_queue.py). `clock` is the time of game clocks and their timers
+    (timeouts.py; tests give a ManualClock); `clock_min_base` the shortest base in seconds a game may
+    be created with (lower only for tests, `hordes serve --clock-min-base`)."""
     redact.install()
     url = db.database_url(database_url, data_dir)
     engine = db.make_engine(url)
@@ -93,15 +98,17 @@ def create_app(
             "chessgroundx is not installed: run `npm ci` in %s (make run does it)", CHESSGROUNDX_DIR.parent
         )
 
-    service = GameService(engine)
+    clock = clock or SystemClock()
+    service = GameService(engine, now=clock.now)
     accounts = AccountService(engine)
     pool = EnginePool(engine_workers, analysis_per_client, analysis_total)
-    live = Live(service, pool, engine_movetime)
+    live = Live(service, pool, engine_movetime, clock)
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         redact.install()  # again: the server may have configured its loggers since create_app
         await live.resume_engine_games()
+        await live.resume_clocks()
         try:
             yield
         finally:
@@ -130,6 +137,7 @@ def create_app(
         rate_limits if isinstance(rate_limits, RateLimiter) else RateLimiter() if rate_limits else None
     )
     app.state.live = live
+    app.state.clock_min_base = clock_min_base
     app.state.templates = jinja2.Environment(
         loader=jinja2.FileSystemLoader(Path(HERE) / "templates"),
         autoescape=True,

@@ -6,6 +6,7 @@ import argparse
 import os
 from typing import Any
 
+from hordes.web.clocks import MIN_BASE
 from hordes.web.common import MAX_BODY
 
 
@@ -21,6 +22,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         base_url=args.base_url,
         bind_url=bind_url,
         rate_limits=not args.no_rate_limits,
+        clock_min_base=args.clock_min_base,
     )
     print(
         f"hordes: serving on {bind_url} as {app.state.link_base}"
@@ -68,6 +70,12 @@ def register(subparsers: Any) -> None:
         "--no-rate-limits",
         action="store_true",
         help="no per-client rate limits (load tests, a server only you can reach); see docs/web.md",
+    )
+    p.add_argument(
+        "--clock-min-base",
+        type=float,
+        default=MIN_BASE,
+        help=f"shortest clock base in seconds a game may have (default {MIN_BASE}; lower only for tests)",
     )
     p.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
     p.set_defaults(func=_cmd_serve)

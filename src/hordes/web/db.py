@@ -90,6 +90,14 @@ games = _games(metadata)
 games.append_column(sa.Column("invite_token", sa.String(64), nullable=True))
 moves = _moves(metadata)
 evaluations = _evaluations(metadata)
+# ----- migration _m4_clocks (issue 14, points 4-5; clocks.py): NULL clock columns = untimed ----------
+games.append_column(sa.Column("clock_base_ms", sa.Integer, nullable=True))  # base, ms
+games.append_column(sa.Column("clock_inc_ms", sa.Integer, nullable=True))  # increment, ms
+games.append_column(sa.Column("clock_days", sa.Integer, nullable=True))  # correspondence days per move
+games.append_column(sa.Column("white_ms", sa.BigInteger, nullable=True))  # time left when the turn began
+games.append_column(sa.Column("black_ms", sa.BigInteger, nullable=True))
+games.append_column(sa.Column("turn_started_ms", sa.BigInteger, nullable=True))  # epoch ms; NULL: not started
+moves.append_column(sa.Column("clock_ms", sa.BigInteger, nullable=True))  # the mover's time left after it
 
 
 # ----- accounts and ratings (migration 4, _m4_accounts) -------------------------------------------
@@ -207,6 +215,15 @@ def _m4_accounts(conn: Connection) -> None:
     conn.execute(sa.text("CREATE INDEX ix_games_black_user ON games (black_user)"))
 
 
+def _m5_clocks(conn: Connection) -> None:
+    for column, kind in (
+        ("clock_base_ms", "INTEGER"), ("clock_inc_ms", "INTEGER"), ("clock_days", "INTEGER"),
+        ("white_ms", "BIGINT"), ("black_ms", "BIGINT"), ("turn_started_ms", "BIGINT"),
+    ):  # fmt: skip
+        conn.execute(sa.text(f"ALTER TABLE games ADD COLUMN {column} {kind}"))
+    conn.execute(sa.text("ALTER TABLE moves ADD COLUMN clock_ms BIGINT"))
+
+
 # Ordered: migration n (1-based) brings the schema from version n-1 to n. Never edit a released one;
 # add a new function at the end.
 MIGRATIONS: tuple[Callable[[Connection], None], ...] = (
@@ -214,6 +231,7 @@ MIGRATIONS: tuple[Callable[[Connection], None], ...] = (
     _m2_evaluations,
     _m3_invitations,
     _m4_accounts,
+    _m5_clocks,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -55,18 +55,35 @@ def _board(variant: str, start_fen: str, moves: list[str]) -> Board:
     return board
 
 
+def game_limits(movetime: float, clock: dict[str, float] | None = None) -> Any:
+    """The engine's Limits for a game move: `movetime` as a cap, and in a timed game the game clock
+    (wtime, btime, winc, binc in seconds), from which the search manages its time."""
+    from hordes.engine.limits import Limits
+
+    if not clock:
+        return Limits(max_time=movetime)
+    return Limits(
+        wtime=clock["wtime"], btime=clock["btime"], winc=clock["winc"], binc=clock["binc"], max_time=movetime
+    )
+
+
 def engine_move(
-    variant: str, start_fen: str, moves: list[str], level_number: int, movetime: float, seed: int
+    variant: str,
+    start_fen: str,
+    moves: list[str],
+    level_number: int,
+    movetime: float,
+    seed: int,
+    clock: dict[str, float] | None = None,
 ) -> str | None:
     """The move the engine plays at this level (runs in a worker); None when the game is over."""
     from hordes.engine.levels import level, think
-    from hordes.engine.limits import Limits
 
     board = _board(variant, start_fen, moves)
     if board.outcome() is not None:
         return None
     move, _info = think(
-        _get_searcher(), board, level(level_number), Limits(max_time=movetime), rng=random.Random(seed)
+        _get_searcher(), board, level(level_number), game_limits(movetime, clock), rng=random.Random(seed)
     )
     if move is None:  # a search cut off before depth 1: any legal move beats hanging
         move = next(iter(board.legal_moves), None)
@@ -160,10 +177,12 @@ class EnginePool:
         level: int,
         movetime: float,
         seed: int | None = None,
+        clock: dict[str, float] | None = None,
     ) -> str | None:
+        """`clock`: the game clock for the search (clocks.engine_limits), None in untimed games."""
         seed = random.getrandbits(32) if seed is None else seed
         result: str | None = await self._run(
-            GAME, engine_move, variant, start_fen, moves, level, movetime, seed, seconds=movetime
+            GAME, engine_move, variant, start_fen, moves, level, movetime, seed, clock, seconds=movetime
         )
         return result
 

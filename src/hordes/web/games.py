@@ -26,8 +26,9 @@ import hmac
 import secrets
 import string
 import threading
+import time
 from collections import OrderedDict
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from types import SimpleNamespace
@@ -40,7 +41,7 @@ from sqlalchemy.exc import IntegrityError
 from hordes import Board, HordesError
 from hordes.notation.pgn import Game, write_game
 from hordes.notation.san import san
-from hordes.web import db, players
+from hordes.web import clocks, db, players
 
 # The errors live in their own module; they are re-exported here, where callers have always found them.
 from hordes.web.errors import Conflict as Conflict
@@ -94,11 +95,24 @@ class _Cached:
     lock: threading.RLock = field(default_factory=threading.RLock)
 
 
-class GameService:
-    """Games in a database. Thread-safe for different games; callers serialise calls per game."""
+class TimeUp(Conflict):
+    """A move came after its side's time was used up (or the first-move window closed): the game
+    has ended instead, and `event` (its new status) is to be broadcast."""
 
-    def __init__(self, engine: Engine, cache_size: int = 512) -> None:
+    code = "time_up"
+
+    def __init__(self, message: str, event: dict[str, Any]) -> None:
+        super().__init__(message)
+        self.event = event
+
+
+class GameService:
+    """Games in a database. Thread-safe for different games; callers serialise calls per game.
+    `now` gives the time in seconds since the epoch (time.time; tests inject their own clock)."""
+
+    def __init__(self, engine: Engine, cache_size: int = 512, now: Callable[[], float] | None = None) -> None:
         self.engine = engine
+        self.now = now or time.time
         self.cache_size = cache_size
         self._boards: OrderedDict[str, _Cached] = OrderedDict()
         self._cache_lock = threading.Lock()
@@ -115,9 +129,11 @@ class GameService:
         creator: str | None = None,
         user: int | None = None,
         rated: bool = False,
+        clock: clocks.TimeControl | None = None,
     ) -> Created:
         """Create a game; validates the variant, FEN, seats and level before anything is stored.
-        `user`: the creator's account (None: anonymous); `rated`: a game between two accounts."""
+        `user`: the creator's account (None: anonymous); `rated`: a game between two accounts;
+        `clock`: a time control (clocks.py), None for an untimed game."""
         v = web_variant(variant)
         try:
             board = Board(v, fen) if fen else Board(v)
@@ -146,9 +162,12 @@ class GameService:
         status = "over" if termination else ("waiting" if invite else "playing")
         stamp = db.now()
         game_id = new_id()
+        # A clock's first-move window starts when both seats are filled: now, or when the friend joins.
+        timing = clocks.initial(clock, self.now_ms() if status == "playing" else None) if clock else None
         with self.engine.begin() as conn:
             conn.execute(
                 db.games.insert().values(
+                    **clocks.columns(clock, timing),
                     id=game_id,
                     variant=v.slug,
                     start_fen=board.fen(),
@@ -199,7 +218,7 @@ class GameService:
     def _moves(self, game_id: str, below: int, conn: sa.Connection | None = None) -> list[sa.Row[Any]]:
         """The stored moves of plies 0 .. below-1."""
         m = db.moves
-        q = sa.select(m.c.uci, m.c.san, m.c.fen).where(m.c.game_id == game_id, m.c.ply < below)
+        q = sa.select(m.c.uci, m.c.san, m.c.fen, m.c.clock_ms).where(m.c.game_id == game_id, m.c.ply < below)
         if conn is None:
             with self.engine.connect() as own:
                 return list(own.execute(q.order_by(m.c.ply)))
@@ -254,7 +273,7 @@ class GameService:
             "id": row.id,
             "variant": variant_info(variant),
             "start_fen": row.start_fen,
-            "moves": [{"uci": m.uci, "san": m.san, "fen": m.fen} for m in moves],
+            "moves": [{"uci": m.uci, "san": m.san, "fen": m.fen, "clock_ms": m.clock_ms} for m in moves],
             "players": self._players(row),
             "seat": seat,
             "created_at": row.created_at.isoformat() if row.created_at else None,
@@ -306,7 +325,11 @@ class GameService:
                 g.update()
                 .where(g.c.id == row.id, g.c.status == "waiting", g.c.invite_token == row.invite_token)
                 .values(
-                    **{f"{seat}_token": token, f"{seat}_user": user}, status="playing", updated_at=db.now()
+                    **{f"{seat}_token": token, f"{seat}_user": user},
+                    status="playing",
+                    updated_at=db.now(),
+                    # the clock's first-move window opens now that both seats are filled
+                    **({"turn_started_ms": self.now_ms()} if clocks.control_of(row) else {}),
                 )
             )
         if done.rowcount != 1:  # someone else claimed it between our read and our write
@@ -338,7 +361,7 @@ class GameService:
         view = position_view(board)
         if row.status == "waiting":  # nobody moves before the friend has joined
             view.update(dests={}, promotions={}, transforms={}, pulls=[])
-        if row.status == "over":
+        if row.status in ("over", "aborted"):
             # Resignation and agreement are not positions: the stored result is the truth.
             view.update(dests={}, promotions={}, transforms={}, pulls=[])
             view["result"] = row.result
@@ -355,7 +378,11 @@ class GameService:
             engine_to_move=row.status == "playing" and turn_kind == "engine",
             draw_offer=side_name(row.draw_offer),
             last_move=[name(last.from_square), name(last.to_square)] if last else [],
-        )
+            clock=clocks.view(
+                clocks.control_of(row), clocks.state_of(row), row.ply, board.side,
+                row.status == "playing", self.now_ms(),
+            ),
+        )  # fmt: skip
         return view
 
     # ----- moves --------------------------------------------------------------------------------
@@ -384,6 +411,14 @@ class GameService:
 
     def engine_turn(self, game_id: str) -> tuple[str, str, list[str], int, int] | None:
         """(variant, start FEN, moves, level, ply) if the engine is to move in this game, else None."""
+        turn = self.engine_turn_clock(game_id)
+        return None if turn is None else turn[0]
+
+    def engine_turn_clock(
+        self, game_id: str
+    ) -> tuple[tuple[str, str, list[str], int, int], dict[str, float] | None] | None:
+        """engine_turn and the game clock for the engine's search (wtime, btime, winc, binc in
+        seconds; None in an untimed game)."""
         row = self.row(game_id)
         if row.status != "playing":
             return None
@@ -391,7 +426,12 @@ class GameService:
             if getattr(row, color_name(board.turn) or "white") != "engine":
                 return None
             moves = [board.uci(m) for m in board.move_stack]
-        return row.variant, row.start_fen, moves, int(row.level or 1), int(row.ply)
+            side = board.side
+        control, timing = clocks.control_of(row), clocks.state_of(row)
+        limits = None
+        if control is not None and timing is not None:
+            limits = clocks.engine_limits(control, timing, row.ply, side, self.now_ms())
+        return (row.variant, row.start_fen, moves, int(row.level or 1), int(row.ply)), limits
 
     def engine_games_waiting(self) -> list[str]:
         """Games where the engine is to move (after a restart, their engine turns are resumed)."""
@@ -431,18 +471,32 @@ class GameService:
             raise Conflict(f"the game is at ply {row.ply}, not {expected_ply}: reload it", code="stale_ply")
         if row.ply >= MAX_PLIES:
             raise Conflict(f"games are limited to {MAX_PLIES} plies", code="too_long")
+        now_ms = self.now_ms()
+        control, timing = clocks.control_of(row), clocks.state_of(row)
+        if control is not None and timing is not None:
+            ended = clocks.verdict(control, timing, row.ply, board.side, now_ms)
+            if ended is not None:  # too late: the game ends by the clock instead, in this locked section
+                event = self._end_by_time(row, board, ended)
+                raise TimeUp(f"too late: {event['reason'].lower()}", event)
         try:
             move = board.parse_uci(uci)
         except ValueError as exc:
             code = "bad_move" if type(exc).__name__ == "InvalidMoveError" else "illegal_move"
             raise IllegalMove(str(exc), code=code) from None
         text = san(board, move)
+        mover = board.side
         board.push(move)
         try:
             result, termination, winner = outcome_fields(board.outcome())
             g = db.games
             stamp = db.now()
+            clock_ms = None
+            clock_values: dict[str, Any] = {}
+            if control is not None and timing is not None:  # charged in the move's own transaction
+                timing, clock_ms = clocks.after_move(control, timing, row.ply, mover, now_ms)
+                clock_values = clocks.columns(control, timing)
             values = {
+                **clock_values,
                 "ply": row.ply + 1,
                 "fen": board.fen(),
                 "status": "over" if termination else "playing",
@@ -461,6 +515,7 @@ class GameService:
                         san=text,
                         fen=board.fen(),
                         created_at=stamp,
+                        clock_ms=clock_ms,
                     )
                 )
                 done = conn.execute(
@@ -519,6 +574,102 @@ class GameService:
             self._update(row, draw_offer=None)
         return self._status_event(game_id)
 
+    # ----- the clock: flags, aborts and abandonment (clocks.py holds the rules) ---------------------
+    def now_ms(self) -> int:
+        return int(self.now() * 1000)
+
+    def judge(self, game_id: str) -> dict[str, Any] | None:
+        """End the game if its clock says so now (a flag, no first move in time); return the status
+        event, or None when the game goes on. The watcher (timeouts.py) calls this at deadlines."""
+        row = self.row(game_id)
+        control, timing = clocks.control_of(row), clocks.state_of(row)
+        if row.status != "playing" or control is None or timing is None:
+            return None
+        with self._board(row) as board:
+            ended = clocks.verdict(control, timing, row.ply, board.side, self.now_ms())
+            if ended is None:
+                return None
+            try:
+                return self._end_by_time(row, board, ended)
+            except Conflict:  # a move got in first
+                return None
+
+    def deadline(self, game_id: str) -> int | None:
+        """When the game's clock will next end it unless a move comes (epoch ms), or None."""
+        row = self.row(game_id)
+        control, timing = clocks.control_of(row), clocks.state_of(row)
+        if row.status != "playing" or control is None or timing is None:
+            return None
+        with self._board(row) as board:
+            return clocks.deadline_ms(control, timing, row.ply, board.side)
+
+    def timed_games_running(self) -> list[str]:
+        """Games whose clock is on (at start-up every one gets its watcher's timer again)."""
+        g = db.games
+        with self.engine.connect() as conn:
+            q = sa.select(g.c.id).where(
+                g.c.status == "playing",
+                g.c.turn_started_ms.is_not(None),
+                sa.or_(g.c.clock_base_ms.is_not(None), g.c.clock_days.is_not(None)),
+            )
+            return [r.id for r in conn.execute(q)]
+
+    def _end_by_time(self, row: sa.Row[Any], board: Board, ended: str) -> dict[str, Any]:
+        """Store the end a clock verdict means and return its status event. A flag loses unless the
+        other side cannot win under the variant's rules (its document's insufficient-material rule):
+        then it is a draw. A variant without that rule has no such draw."""
+        if ended == "abort":
+            self._update(
+                row, status="aborted", result="*", termination="aborted", winner=None, draw_offer=None
+            )
+        else:
+            loser = board.side
+            spent = {"white_ms" if loser == 0 else "black_ms": 0}  # the fallen flag shows 0:00
+            if board.side_has_insufficient_material(1 - loser):
+                self._finish(row, "1/2-1/2", "timeout vs insufficient material", None, **spent)
+            else:
+                self._finish(row, "1-0" if loser == 1 else "0-1", "time forfeit", 1 - loser, **spent)
+        return self._status_event(row.id)
+
+    def claim(
+        self, game_id: str, token: str | None, outcome: object, absent_ms: Callable[[str, str], int | None]
+    ) -> dict[str, Any]:
+        """The win or a draw, claimed by a player whose opponent has left a running clock game for
+        CLAIM_AFTER_MS (`absent_ms(game_id, seat)`: how long the seat has had no connection, None
+        while it has one). A win claimed without the material to win is a draw."""
+        if outcome not in ("win", "draw"):
+            raise GameError("'outcome' must be 'win' or 'draw'", code="bad_request")
+        row = self.row(game_id)
+        seat = self._seat_or_403(row, token)
+        _must_be_playing(row)
+        other = "black" if seat == "white" else "white"
+        control = clocks.control_of(row)
+        if control is None or control.correspondence:
+            raise Conflict(
+                "only clock games can be claimed: correspondence games end by their clock, untimed ones wait",
+                code="no_claim",
+            )
+        if getattr(row, other) == "engine":
+            raise Conflict("the engine does not leave games", code="no_claim")
+        if row.ply < 2:
+            raise Conflict("before both sides have moved, a game that stalls is aborted", code="no_claim")
+        gone = absent_ms(game_id, other)
+        if gone is None:
+            raise Conflict("your opponent is connected", code="opponent_present")
+        if gone < clocks.CLAIM_AFTER_MS:
+            wait = (clocks.CLAIM_AFTER_MS - gone + 999) // 1000
+            raise Conflict(
+                f"your opponent left {gone // 1000} s ago: you can claim in {wait} s", code="too_early"
+            )
+        me = 0 if seat == "white" else 1
+        with self._board(row) as board:
+            can_win = not board.side_has_insufficient_material(me)
+        if outcome == "win" and can_win:
+            self._finish(row, "1-0" if me == 0 else "0-1", "abandoned", me)
+        else:
+            self._finish(row, "1/2-1/2", "abandoned", None)
+        return self._status_event(game_id)
+
     def _seat_or_403(self, row: sa.Row[Any], token: str | None) -> str:
         seat = self.seat(row, token)
         if seat is None:
@@ -543,9 +694,11 @@ class GameService:
         result changes both ratings then (players.apply_result, which counts a game once)."""
         players.apply_result(conn, game_id)
 
-    def _finish(self, row: sa.Row[Any], result: str, termination: str, winner: int | None) -> None:
+    def _finish(
+        self, row: sa.Row[Any], result: str, termination: str, winner: int | None, **more: Any
+    ) -> None:
         self._update(
-            row, status="over", result=result, termination=termination, winner=winner, draw_offer=None
+            row, status="over", result=result, termination=termination, winner=winner, draw_offer=None, **more
         )
 
     def _status_event(self, game_id: str) -> dict[str, Any]:
@@ -611,8 +764,18 @@ class GameService:
                 headers[side.capitalize()] = person["name"]
         if row.rated:
             headers["Event"] = "Rated game"
-        with self._board(row) as board:
-            return write_game(Game.from_board(board, headers))
+        control = clocks.control_of(row)
+        headers["TimeControl"] = clocks.pgn_time_control(control)
+        moves = self._moves(row.id, row.ply)
+        with self._board(row, moves) as board:
+            game = Game.from_board(board, headers)
+        if control is not None:  # {[%clk h:mm:ss]} after each move: its side's time left
+            node: Any = game
+            for m in moves:
+                node = node.variations[0]
+                if m.clock_ms is not None:
+                    node.comment = f"[%clk {clocks.clk(m.clock_ms)}]"
+        return write_game(game)
 
     # ----- evaluations (the graph of a finished game) -------------------------------------------------
     def positions(self, game_id: str) -> tuple[str, str, list[str]]:
@@ -667,6 +830,8 @@ def _must_be_playing(row: Any) -> None:
         raise Conflict(
             "the game has not started: it is waiting for your opponent", code="waiting_for_opponent"
         )
+    if row.status == "aborted":
+        raise Conflict("the game was aborted", code="game_over")
     if row.status != "playing":
         raise Conflict(f"the game is over ({row.result})", code="game_over")
 

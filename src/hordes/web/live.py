@@ -10,10 +10,12 @@ Websocket protocol (JSON text frames, each at most 16 KB):
 
   client -> server  {"type": "move", "uci": "e2e4", "ply": 12, "ref": 7}   ply and ref are optional
                     {"type": "resign"} | {"type": "draw", "action": "offer"|"accept"|"decline"}
+                    {"type": "claim", "outcome": "win"|"draw"}   after the opponent left (clock games)
                     {"type": "sync"} (send the whole game again) | {"type": "ping"}
   server -> client  {"type": "game", ...}     the whole game, on connect and on "sync"
                     {"type": "move", ...}     a stored move, with the new position's legal moves
-                    {"type": "status", ...}   resignation, draw offer or agreement
+                    {"type": "status", ...}   resignation, draw offer or agreement, flag, abort
+                    {"type": "presence", "seat": "black", "online": false, "claim_at": ms}
                     {"type": "ack", "ref": 7, "ply": 13}     to the sender, after the change is stored
                     {"type": "error", "error": "illegal_move", "message": "...", "ref": 7}
                     {"type": "pong"}
@@ -29,16 +31,19 @@ import contextlib
 import json
 import logging
 import weakref
+from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
 from starlette.concurrency import run_in_threadpool
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
+from hordes.web import clocks
 from hordes.web.common import MAX_BODY, check_token, game_id_param, parse_json_object, seat_token
 from hordes.web.engine_pool import EnginePool
-from hordes.web.games import GameError, GameService, Joined, NotFound
+from hordes.web.games import GameError, GameService, Joined, NotFound, TimeUp
 from hordes.web.origins import same_origin
+from hordes.web.timeouts import Clock, SystemClock, Timeouts
 
 log = logging.getLogger("hordes.web")
 
@@ -51,13 +56,21 @@ ENGINE_RETRY_FIRST, ENGINE_RETRY_LONGEST = 0.5, 30.0
 class Live:
     """Websockets by game, per-game locks, and the engine turns of engine games."""
 
-    def __init__(self, service: GameService, pool: EnginePool, engine_movetime: float = 3.0) -> None:
+    def __init__(
+        self, service: GameService, pool: EnginePool, engine_movetime: float = 3.0, clock: Clock | None = None
+    ) -> None:
         self.service = service
         self.pool = pool
         self.engine_movetime = engine_movetime
         self.sockets: dict[str, set[WebSocket]] = {}
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
         self._engine_tasks: dict[str, asyncio.Task[None]] = {}
+        # ----- clocks (timeouts.py) and who is here (for abandonment claims) -----
+        self.clock: Clock = clock or SystemClock()
+        self.timeouts = Timeouts(self.clock, self._judge)
+        self._online: Counter[tuple[str, str]] = Counter()  # (game, seat) -> its open websockets
+        self._left_ms: dict[tuple[str, str], int] = {}  # (game, seat) -> when its last socket closed
+        self._started_ms = self._now_ms()  # a seat never seen since the start is gone since then
 
     def lock(self, game_id: str) -> asyncio.Lock:
         lock = self._locks.get(game_id)
@@ -72,9 +85,15 @@ class Live:
         """Run a change of a game under its lock, then broadcast its event (still under the lock)."""
         lock = self.lock(game_id)
         async with lock:
-            event = await run_in_threadpool(fn, *args)
+            try:
+                event = await run_in_threadpool(fn, *args)
+            except TimeUp as exc:  # the move came too late: the game has ended by the clock instead
+                await self.broadcast(game_id, exc.event)
+                self._arm(game_id, exc.event)
+                raise
             if event is not None:
                 await self.broadcast(game_id, event)
+                self._arm(game_id, event)
         if event is not None and event.get("engine_to_move"):
             self.schedule_engine(game_id)
         return event
@@ -102,7 +121,77 @@ class Live:
             joined: Joined = await run_in_threadpool(self.service.join, game_id, invite, holder, user)
             event = await run_in_threadpool(self.service.joined_event, game_id)
             await self.broadcast(game_id, event)
+            self._arm(game_id, event)  # the first-move window has opened
         return joined
+
+    # ----- clocks and abandonment -------------------------------------------------------------------
+    def _now_ms(self) -> int:
+        return int(self.clock.now() * 1000)
+
+    def _arm(self, game_id: str, event: dict[str, Any]) -> None:
+        clock = event.get("clock")
+        self.timeouts.arm(game_id, clock.get("deadline") if clock else None)
+
+    async def _judge(self, game_id: str) -> int | None:
+        """The watcher's call at a deadline: end the game if its time is up (broadcast under its
+        lock, as every change); return the next deadline if it goes on."""
+        try:
+            event = await self.act(game_id, self.service.judge, game_id)
+        except NotFound:
+            return None
+        if event is not None:
+            return None  # over; act has disarmed the timer
+        following: int | None = await run_in_threadpool(self.service.deadline, game_id)
+        return following
+
+    async def resume_clocks(self) -> None:
+        """After a start: every running clock gets its timer (a deadline already past fires at once)."""
+        for game_id in await run_in_threadpool(self.service.timed_games_running):
+            with contextlib.suppress(GameError):
+                self.timeouts.arm(game_id, await run_in_threadpool(self.service.deadline, game_id))
+
+    def absent_ms(self, game_id: str, seat: str) -> int | None:
+        """How long `seat` has had no websocket open on this game (None while it has one)."""
+        if self._online[(game_id, seat)] > 0:
+            return None
+        return self._now_ms() - self._left_ms.get((game_id, seat), self._started_ms)
+
+    def presence(self, game_id: str, joining: str | None = None) -> dict[str, dict[str, Any]]:
+        """Each seat's connection: online, and when the opponent may claim if it is not (`joining`:
+        the seat whose socket is being opened, online already)."""
+        out = {}
+        for seat in ("white", "black"):
+            gone = None if seat == joining else self.absent_ms(game_id, seat)
+            at = None if gone is None else self._now_ms() - gone + clocks.CLAIM_AFTER_MS
+            out[seat] = {"online": gone is None, "claim_at": at}
+        return out
+
+    async def claim(self, game_id: str, token: str | None, outcome: object) -> dict[str, Any]:
+        event = await self.act(game_id, self.service.claim, game_id, token, outcome, self.absent_ms)
+        assert event is not None
+        return event
+
+    async def _presence(self, game_id: str, seat: str, online: bool, announce: bool) -> None:
+        """Count the seat's sockets; tell the game's watchers when it leaves or comes back (only in
+        clock games, where the opponent may then claim: other games' protocol is unchanged)."""
+        key = (game_id, seat)
+        if online:
+            self._online[key] += 1
+            if self._online[key] > 1:
+                return
+            self._left_ms.pop(key, None)
+        else:
+            self._online[key] -= 1
+            if self._online[key] > 0:
+                return
+            del self._online[key]
+            self._left_ms[key] = self._now_ms()
+        if not announce:
+            return
+        claim_at = None if online else self._left_ms[key] + clocks.CLAIM_AFTER_MS
+        event = {"type": "presence", "id": game_id, "seat": seat, "online": online, "claim_at": claim_at}
+        with contextlib.suppress(Exception):
+            await self.broadcast(game_id, event)
 
     async def broadcast(self, game_id: str, event: dict[str, Any]) -> None:
         sockets = list(self.sockets.get(game_id, ()))
@@ -135,11 +224,14 @@ class Live:
         failures = 0
         while True:
             try:
-                turn = await run_in_threadpool(self.service.engine_turn, game_id)
-                if turn is None:
+                found = await run_in_threadpool(self.service.engine_turn_clock, game_id)
+                if found is None:
                     return
-                variant, start_fen, moves, level, ply = turn
-                uci = await self.pool.move(variant, start_fen, moves, level, self.engine_movetime)
+                (variant, start_fen, moves, level, ply), clock = found
+                # A timed game's clock goes to the search, which manages its time (capped by movetime).
+                uci = await self.pool.move(
+                    variant, start_fen, moves, level, self.engine_movetime, clock=clock
+                )
                 if uci is None:
                     return
                 await self.act(game_id, self.service.engine_move, game_id, ply, uci)
@@ -165,6 +257,7 @@ class Live:
             self.schedule_engine(game_id)
 
     async def close(self) -> None:
+        await self.timeouts.close()
         tasks = [t for t in self._engine_tasks.values() if not t.done()]
         for t in tasks:
             t.cancel()
@@ -196,10 +289,17 @@ class Live:
             await ws.close(code=1008, reason=exc.code)
             return
         self.sockets.setdefault(game_id, set()).add(ws)
+        seat = state.get("seat")
+        clock = state.get("clock")
+        announce = isinstance(clock, dict) and "days" not in clock["control"]
+        counted = False
         try:
             # Registered before the snapshot is sent: a move stored meanwhile arrives after it, and the
             # client, which orders events by ply, asks for a sync if it ever sees a gap.
-            await ws.send_json({"type": "game", **state})
+            await ws.send_json({"type": "game", **state, "presence": self.presence(game_id, seat)})
+            if seat:  # counted (and announced to the others) once this socket has its snapshot
+                counted = True
+                await self._presence(game_id, seat, True, announce)
             if state.get("engine_to_move"):
                 self.schedule_engine(game_id)
             while True:
@@ -218,6 +318,8 @@ class Live:
             pass
         finally:
             self._drop(game_id, ws)
+            if seat and counted:
+                await self._presence(game_id, seat, False, announce)
 
     async def _message(self, ws: WebSocket, game_id: str, token: str | None, raw: str) -> None:
         ref = None
@@ -236,14 +338,17 @@ class Live:
             elif kind == "draw":
                 event = await self.draw(game_id, token, msg.get("action"))
                 await _send(ws, {"type": "ack", "ref": ref, "ply": event["ply"]})
+            elif kind == "claim":
+                event = await self.claim(game_id, token, msg.get("outcome"))
+                await _send(ws, {"type": "ack", "ref": ref, "ply": event["ply"]})
             elif kind == "sync":
                 state = await run_in_threadpool(self.service.state, game_id, token)
-                await _send(ws, {"type": "game", **state})
+                await _send(ws, {"type": "game", **state, "presence": self.presence(game_id)})
             elif kind == "ping":
                 await _send(ws, {"type": "pong", "ref": ref})
             else:
                 raise GameError(
-                    f"unknown message type {kind!r}; expected move, resign, draw, sync or ping",
+                    f"unknown message type {kind!r}; expected move, resign, draw, claim, sync or ping",
                     code="bad_message",
                 )
         except GameError as exc:

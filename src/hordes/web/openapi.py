@@ -105,6 +105,58 @@ SCHEMAS: dict[str, Any] = {
                 "description": "a rated friend game: you must be logged in, and only an account may "
                 "join it (403 rated_needs_account otherwise; 400 rated_needs_accounts against the engine)",
             },
+            "clock": {
+                "description": "the time control; absent or null: untimed. A preset may be sent as text "
+                '("3+2": minutes + seconds)',
+                "oneOf": [
+                    _ref("ClockControl"),
+                    _ref("CorrespondenceControl"),
+                    {"type": "string"},
+                    {"type": "null"},
+                ],
+            },
+        },
+    },
+    # ----- clocks (clocks.py) -----
+    "ClockControl": {
+        "type": "object",
+        "required": ["base"],
+        "properties": {
+            "base": {
+                "type": "number",
+                "minimum": 15,
+                "maximum": 10800,
+                "description": "seconds for each side",
+            },
+            "increment": {
+                "type": "number",
+                "minimum": 0,
+                "maximum": 180,
+                "default": 0,
+                "description": "seconds",
+            },
+        },
+        "examples": [{"base": 180, "increment": 2}],
+    },
+    "CorrespondenceControl": {
+        "type": "object",
+        "required": ["days"],
+        "properties": {"days": {"enum": [1, 3, 7], "description": "days per move"}},
+    },
+    "Clock": {
+        "type": ["object", "null"],
+        "description": "null in untimed games. Times in milliseconds; the running side's counts down from "
+        "server_time. The first move of each side is not timed: it must come before first_move_deadline "
+        "(30 s after both seats are filled), or the game is aborted.",
+        "properties": {
+            "control": {"type": "object", "description": "{base, increment, label} or {days, label}"},
+            "white": {"type": "integer"},
+            "black": {"type": "integer"},
+            "running": {"enum": ["white", "black", None]},
+            "deadline": {"type": ["integer", "null"], "description": "epoch ms: the flag or the abort"},
+            "first_move_deadline": {"type": ["integer", "null"]},
+            "turn_started": {"type": ["integer", "null"], "description": "epoch ms: when the turn began"},
+            "server_time": {"type": "integer", "description": "epoch ms when this was computed"},
         },
     },
     "Created": {
@@ -144,6 +196,7 @@ SCHEMAS: dict[str, Any] = {
             "termination": {"type": ["string", "null"]},
             "winner": {"enum": ["white", "black", None]},
             "reason": {"type": "string", "examples": ["Black wins by campmate"]},
+            "clock": _ref("Clock"),
         },
     },
     "Game": {
@@ -159,7 +212,7 @@ SCHEMAS: dict[str, Any] = {
                     "players": {"type": "object"},
                     "seat": {"enum": ["white", "black", None], "description": "whose token you sent"},
                     "ply": {"type": "integer"},
-                    "status": {"enum": ["waiting", "playing", "over"]},
+                    "status": {"enum": ["waiting", "playing", "over", "aborted"]},
                     "draw_offer": {"enum": ["white", "black", None]},
                     "last_move": {"type": "array", "items": {"type": "string"}},
                 },
@@ -280,6 +333,8 @@ def _paths() -> dict[str, Any]:
             "post": {
                 "summary": "Make a move",
                 "description": "Validated (seat, turn, legality, game over) and stored before the answer. "
+                "In a timed game the move is charged its time in the same transaction; a move that comes "
+                "after its side's time ran out is refused (409 time_up) and the game ends by the clock. "
                 + _TOKEN_DOC,
                 "parameters": _GAME_ID,
                 "requestBody": _body(
@@ -350,6 +405,31 @@ def _paths() -> dict[str, Any]:
                     {"type": "object", "properties": {"action": {"enum": ["offer", "accept", "decline"]}}}
                 ),
                 "responses": {"200": _ok("The game's new status", {"type": "object"}), **_ERRORS, **_SEAT},
+            }
+        },
+        "/api/games/{game_id}/claim": {
+            "post": {
+                "summary": "Claim the win or a draw after the opponent has left a running clock game",
+                "description": "Allowed once the opponent's seat has had no websocket open for 20 s, in a "
+                "clock game where both sides have moved (correspondence games end by their clock). A win "
+                "claimed without the material to win is a draw. " + _TOKEN_DOC,
+                "parameters": _GAME_ID,
+                "requestBody": _body(
+                    {
+                        "type": "object",
+                        "required": ["outcome"],
+                        "properties": {"outcome": {"enum": ["win", "draw"]}},
+                    }
+                ),
+                "responses": {
+                    "200": _ok("The game's new status", {"type": "object"}),
+                    "409": _ok(
+                        "The opponent is connected or left less than 20 s ago, not a clock game, or over",
+                        _ref("Error"),
+                    ),
+                    **_ERRORS,
+                    "403": _SEAT["403"],
+                },
             }
         },
         "/api/games/{game_id}/pgn": {

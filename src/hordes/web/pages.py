@@ -20,6 +20,7 @@ from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Re
 from hordes import Variant
 from hordes.web.accounts import User, viewer
 from hordes.web.api import create_game, invite_url, seat_url, set_seat_cookie
+from hordes.web.clocks import CORRESPONDENCE_DAYS, PRESETS
 from hordes.web.common import MAX_BODY, SEAT_COOKIE, check_game_id, game_id_param, read_body
 from hordes.web.games import GameError, NotFound
 from hordes.web.openapi import openapi_schema
@@ -28,13 +29,20 @@ from hordes.web.positions import variant_info
 from hordes.web.qr import qr_svg
 from hordes.web.variants import UnknownVariant, playable, stored_variant, web_variant
 
-MAX_FORM_FIELDS = 20  # the lobby form has 5
+MAX_FORM_FIELDS = 20  # the lobby form has 8
 
 
 def render(request: Request, name: str, status: int = 200, **context: Any) -> HTMLResponse:
     template = request.app.state.templates.get_template(name)
     # `viewer`: the logged-in account (None: anonymous), for the header's log in / log out.
-    html = template.render(request=request, nav_variants=playable(), viewer=_viewer(request), **context)
+    html = template.render(
+        request=request,
+        nav_variants=playable(),
+        viewer=_viewer(request),
+        clock_presets=PRESETS,  # the lobby's time-control select
+        correspondence_days=CORRESPONDENCE_DAYS,
+        **context,
+    )
     return HTMLResponse(html, status_code=status)
 
 

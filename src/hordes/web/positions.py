@@ -28,6 +28,9 @@ REASONS: dict[str, str] = {
     Termination.VARIANT_LOSS.value: "the variant's rules",
     "resignation": "resignation",
     "agreement": "agreement",
+    # the clock (clocks.py): a flag, or a flag the other side could not have won
+    "time forfeit": "time forfeit",
+    "timeout vs insufficient material": "timeout vs insufficient material",
 }
 
 
@@ -49,6 +52,16 @@ def describe_end(termination: str | None, winner: int | None) -> str:
     """A sentence for the end of a game, e.g. 'Black wins by campmate' or 'Draw by agreement'."""
     if termination is None:
         return ""
+    if termination == "aborted":
+        return "Game aborted (a side did not make its first move in time)"
+    if termination in ("abandoned", "time forfeit") and winner is not None:
+        side, loser = ("White", "Black") if winner == 0 else ("Black", "White")
+        what = "left the game" if termination == "abandoned" else "ran out of time"
+        return f"{loser} {what} — {side} wins"
+    if termination == "abandoned":  # claimed as a draw after the other player left (games.claim)
+        return "Draw: a player left the game"
+    if termination == "timeout vs insufficient material":
+        return "Draw: time ran out, but the other side could not have won (insufficient material)"
     how = REASONS.get(termination, termination)
     if winner is None:
         return f"Draw by {how}"

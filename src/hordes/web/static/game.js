@@ -7,6 +7,7 @@
 
 import { VariantBoard, flash, moveShape, renderMoves } from './board.js';
 import { drawGraph } from './evalgraph.js';
+import { Clocks, beep, muted, setMuted } from './clock.js';
 
 const $ = (id) => document.getElementById(id);
 let game = JSON.parse($('game-state').textContent);
@@ -23,6 +24,9 @@ const board = new VariantBoard($('board'), game.variant, {
   chooser: $('chooser'),
   hint: $('hint'),
 });
+const clocks = new Clocks({ top: $('clock-top'), bottom: $('clock-bottom') }, game.seat);
+let presence = game.presence || null; // each seat's connection (clock games), for abandonment claims
+let serverOffset = 0; // server time - this browser's time, from the latest event
 
 function canMove() {
   return game.status === 'playing' && !!game.seat && game.seat === game.turn && !pending && viewing === game.ply;
@@ -80,8 +84,16 @@ function render() {
   $('player-top').innerHTML = playerLabel(top);
   $('player-bottom').innerHTML = playerLabel(bottom);
   const status = $('status');
-  status.classList.toggle('over', game.status === 'over');
-  if (game.status === 'waiting') {
+  const ended = game.status === 'over' || game.status === 'aborted';
+  status.classList.toggle('over', ended);
+  clocks.seat = game.seat;
+  clocks.setOrientation(bottom);
+  clocks.update(game.clock, game.status === 'playing');
+  if (game.clock && game.clock.server_time) serverOffset = game.clock.server_time - Date.now();
+  $('time-control').textContent = game.clock ? game.clock.control.label : '';
+  if (game.status === 'aborted') {
+    status.textContent = game.reason;
+  } else if (game.status === 'waiting') {
     status.textContent = game.seat ? 'Waiting for your opponent to join…' : 'Waiting for an opponent to join.';
   } else if (game.status === 'over') {
     status.innerHTML = `<span class="result">${game.result}</span> ${game.reason}`;
@@ -113,7 +125,26 @@ function render() {
     flash($('flash'), 'The seat of this invitation has been taken: you are watching the game.');
   }
   if (game.status === 'over' && !evaluations) loadEvaluations();
+  renderClaim();
 }
+
+// The opponent has left a running clock game: after a while the player may claim the game.
+function renderClaim() {
+  const card = $('claim');
+  const other = game.seat === 'white' ? 'black' : 'white';
+  const away = presence && presence[other] && !presence[other].online ? presence[other] : null;
+  const claimable = game.status === 'playing' && !!game.seat && game.clock && !game.clock.control.days
+    && game.ply >= 2 && game.players[other].kind === 'human' && away;
+  card.hidden = !claimable;
+  if (!claimable) return;
+  const wait = Math.ceil((away.claim_at - (Date.now() + serverOffset)) / 1000);
+  $('claim-text').textContent = wait > 0
+    ? `Your opponent left the game. You can claim victory in ${wait} s.`
+    : 'Your opponent left the game. You can claim victory, call it a draw, or wait.';
+  $('claim-win').disabled = wait > 0;
+  $('claim-draw').disabled = wait > 0;
+}
+setInterval(() => { if (!$('claim').hidden || presence) renderClaim(); }, 1000);
 
 async function loadEvaluations() {
   evaluations = [];
@@ -169,6 +200,7 @@ function receive(msg) {
   if (msg.type === 'game') {
     const seat = game.seat;
     game = msg;
+    presence = msg.presence || presence;
     if (!seat && game.seat) board.setOrientation(game.seat);
     pending = false;
     render();
@@ -186,9 +218,15 @@ function receive(msg) {
     pending = false;
     render();
     show(atEnd ? game.ply : viewing);
+  } else if (msg.type === 'presence') {
+    presence = presence || {};
+    presence[msg.seat] = { online: msg.online, claim_at: msg.claim_at };
+    renderClaim();
   } else if (msg.type === 'status') {
+    const wasPlaying = game.status === 'playing';
     const { type, id, ...rest } = msg;
     Object.assign(game, rest);
+    if (wasPlaying && game.status !== 'playing' && game.seat) beep(game.winner === game.seat ? 990 : 440, 0.3);
     render();
     show(viewing === game.ply ? game.ply : viewing);
   } else if (msg.type === 'error') {
@@ -205,6 +243,17 @@ $('resign').addEventListener('click', () => {
 $('offer-draw').addEventListener('click', () => send({ type: 'draw', action: 'offer' }));
 $('draw-accept').addEventListener('click', () => send({ type: 'draw', action: 'accept' }));
 $('draw-decline').addEventListener('click', () => send({ type: 'draw', action: 'decline' }));
+$('claim-win').addEventListener('click', () => send({ type: 'claim', outcome: 'win' }));
+$('claim-draw').addEventListener('click', () => send({ type: 'claim', outcome: 'draw' }));
+function renderMute() {
+  $('mute').textContent = muted() ? 'Sound off' : 'Sound on';
+  $('mute').setAttribute('aria-pressed', String(muted()));
+}
+$('mute').addEventListener('click', () => {
+  setMuted(!muted());
+  renderMute();
+});
+renderMute();
 $('flip').addEventListener('click', () => {
   board.flip();
   render();
@@ -255,4 +304,4 @@ document.addEventListener('keydown', (e) => {
 render();
 show(game.ply);
 connect();
-window.hordesGame = { get state() { return game; }, board }; // for tests and the curious
+window.hordesGame = { get state() { return game; }, board, clocks }; // for tests and the curious

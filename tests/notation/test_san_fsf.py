@@ -23,6 +23,7 @@ EVERY_MOVE_GAMES = 6  # per variant, default run: every legal move at every ply
 EVERY_MOVE_PLIES = 50
 WHOLE_GAMES = 150  # per variant, default run: the played moves of full games, one pyffish call a game
 SLOW_GAMES = 20
+CHUNKS = 4  # the full games run as this many tests per variant (see test_fsf_differential.CHUNKS)
 MAX_PLIES = 300
 
 
@@ -101,8 +102,11 @@ def test_whole_games_match_fsf(variant: str) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("chunk", range(CHUNKS))
 @pytest.mark.parametrize("variant", VARIANTS)
-def test_every_legal_move_matches_fsf_full_games(variant: str, games: int) -> None:
-    n = games or SLOW_GAMES
-    compared = sum(_check_every_move(variant, 1000 + seed, MAX_PLIES) for seed in range(n))
-    print(f"{variant}: {n} full games, {compared} moves compared")
+def test_every_legal_move_matches_fsf_full_games(variant: str, chunk: int, games: int) -> None:
+    seeds = range(chunk, games or SLOW_GAMES, CHUNKS)  # a share of the games, so both workers take part
+    compared = sum(_check_every_move(variant, 1000 + seed, MAX_PLIES) for seed in seeds)
+    n = len(seeds)
+    print(f"{variant}: {n} full games (chunk {chunk}), {compared} moves compared")
+    assert compared > n * 50

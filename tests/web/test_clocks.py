@@ -258,7 +258,7 @@ def test_p4_pgn_time_control_and_clock_comments(timed: TestClient) -> None:
     pgn = timed.get(f"/api/games/{game_id}/pgn").text
     assert '[TimeControl "180+2"]' in pgn
     assert (
-        "1. e4 {[%clk 0:03:00]} 1... e5 {[%clk 0:03:00]} 2. Nf3 {[%clk 0:02:59]} 2... Nc6 {[%clk 0:01:58]}"
+        "1. e4 { [%clk 0:03:00] } 1... e5 { [%clk 0:03:00] } 2. Nf3 { [%clk 0:02:59] } 2... Nc6 { [%clk 0:01:58] }"
         in " ".join(pgn.split())
     )
     untimed = create(timed, variant="chess", opponent="friend")
@@ -313,7 +313,7 @@ def test_p4_a_late_move_over_the_websocket_ends_the_game_for_every_watcher(timed
 
 def test_p4_games_stored_before_the_clocks_stay_untimed(tmp_path: Path) -> None:
     engine = db.make_engine(db.database_url(None, tmp_path))
-    db.migrate(engine, target=db.MIGRATIONS.index(db._m4_clocks))  # the schema before the clocks
+    db.migrate(engine, target=db.MIGRATIONS.index(db._m5_clocks))  # the schema before the clocks
     service = GameService(engine)
     with engine.begin() as conn:
         columns = {c["name"] for c in sa.inspect(conn).get_columns("games")}

@@ -663,8 +663,10 @@ class Registry:
             return path
         found_path = self._index().get(normalise_name(name))
         if found_path is None:
-            known = ", ".join(sorted({p.stem for p in self._index().values()}))
-            raise UnknownVariantError(f"unknown variant {quoted(name)} (known: {known})")
+            known = ", ".join(sorted(p.stem for p in self.builtin_paths()))
+            fairy = len(self.fairy_paths())
+            more = f", and {fairy} Fairy-Stockfish variants: `hordes variants --all`" if fairy else ""
+            raise UnknownVariantError(f"unknown variant {quoted(name)} (known: {known}{more})")
         return found_path
 
     def load(self, name: str) -> Variant:

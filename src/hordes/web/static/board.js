@@ -15,6 +15,8 @@
 import { Chessground } from '/vendor/chessgroundx/chessground.js';
 
 const roleOf = (letter) => letter.toLowerCase().replace('+', 'p') + '-piece';
+// Whether a move's SAN says that it gives check (or mate).
+export const givesCheck = (san) => /[+#]$/.test(san || '');
 export const uciSuffix = (letter) => (letter ? letter.toLowerCase().replace('+', '') : '');
 
 export class VariantBoard {
@@ -64,7 +66,8 @@ export class VariantBoard {
     this.cg.set({
       fen: view.fen,
       turnColor: view.turn,
-      check: view.check && view.check.length ? view.check : false,
+      // the server's royal squares, or `true`: chessgroundx marks the side to move's royal pieces
+      check: view.check === true || (view.check && view.check.length ? view.check : false),
       lastMove: lastMove && lastMove.length ? lastMove : undefined,
       movable: { color: this.movable ? 'both' : undefined, dests },
     });

@@ -102,7 +102,7 @@ def test_p13_phone_pages_fit_the_screen(browser: Any, base: str, shots: Any) -> 
         page = context.new_page()
         page.goto(base + "/signup")
         assert fits(page)
-        sign_up(page, base, LONG_NAME)  # a long name and a rating in the recent games' rows
+        sign_up(page, base, LONG_NAME)  # a long name in the recent games' rows and the header
         own = api(page, "/api/games", {"variant": "orda", "opponent": "friend"})
         black = api_post(base, f"/api/games/{own['id']}/join", {"invite": own["invite_token"]})
         api(page, f"/api/games/{own['id']}/moves", {"uci": "e2e4"})  # White: the account's seat cookie
@@ -132,7 +132,9 @@ def test_p13_phone_pages_fit_the_screen(browser: Any, base: str, shots: Any) -> 
             page.goto(base + url)
             page.wait_for_load_state("load")
             if not full:
-                page.wait_for_function("() => document.querySelectorAll('#board .campmate-rank').length === 2")
+                page.wait_for_function(
+                    "() => document.querySelectorAll('#board .campmate-rank').length === 2"
+                )
             page.screenshot(path=str(shots / f"{name}.png"), full_page=full)
         page.goto(base + "/variants/orda")
         clip = {"x": 0, "y": 0, "width": 390, "height": 1400}  # the facts, the start diagram, the first table
@@ -141,8 +143,6 @@ def test_p13_phone_pages_fit_the_screen(browser: Any, base: str, shots: Any) -> 
     finally:
         context.close()
     assert not problems, problems
-
-
 
 
 # The figure's height beyond its picture and caption (the blank under a start diagram, 0 when none).

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
 
-from hordes import builtin_variants
+from hordes import Board, builtin_variants
+from hordes.notation.san import san
+from hordes.web.positions import position_view, royal_squares
 from hordes.web.routes import routes
 from tests.web.conftest import WINS, create, friend_game, post_form
 
@@ -234,6 +237,37 @@ def test_position_endpoint(client: TestClient) -> None:
     r = client.post("/api/position", json={"variant": "orda", "moves": ["e2e4", "e2e4"]})
     assert r.status_code == 422 and "move 2" in r.json()["message"]
     assert client.post("/api/position", json={"variant": "orda", "moves": "e2e4"}).status_code == 400
+
+
+def test_p9_check_is_marked_at_checkmate(client: TestClient) -> None:
+    """The final position of a mated game marks the mated royal piece, as any check is marked."""
+    for variant, (fen, move, result, _how) in WINS.items():
+        data = client.post("/api/position", json={"variant": variant, "fen": fen, "moves": [move]}).json()
+        assert data["result"] == result, variant
+        if data["termination"] == "checkmate":
+            assert data["check"] == royal_squares(Board(variant, data["fen"])) != [], variant
+        else:  # a campmate is no check
+            assert data["check"] == [], variant
+
+
+def test_p9_the_san_suffix_says_when_a_position_is_in_check() -> None:
+    """The game page marks check on earlier positions from each move's SAN ('+' or '#'): that suffix
+    is written exactly when the position after the move has check marks."""
+    checks = 0
+    for variant in builtin_variants():
+        rng = random.Random(variant.slug)
+        board = Board(variant)
+        for _ply in range(80):
+            moves = [m for m in board.legal_moves]
+            if not moves:
+                break
+            move = rng.choice(moves)
+            text = san(board, move)
+            board.push(move)
+            marked = position_view(board)["check"] != []
+            assert marked == text.endswith(("+", "#")), (variant.slug, board.fen(), text)
+            checks += marked
+    assert checks >= 5  # the games did give check (11 times with these seeds)
 
 
 def test_pgn_round_trip(client: TestClient) -> None:

@@ -191,7 +191,11 @@ SCHEMAS: dict[str, Any] = {
             },
             "transforms": {"type": "object", "description": "square -> letter the piece may change into"},
             "pulls": {"type": "array", "items": {"type": "object"}, "description": "{magnet, from, to}"},
-            "check": {"type": "array", "items": {"type": "string"}},
+            "check": {
+                "type": "array",
+                "items": {"type": "string"},
+                "description": "the side to move's royal squares when it is in check, at checkmate too",
+            },
             "result": {"type": "string", "examples": ["*", "1-0", "0-1", "1/2-1/2"]},
             "termination": {"type": ["string", "null"]},
             "winner": {"enum": ["white", "black", None]},

@@ -144,7 +144,8 @@ def position_view(board: Board) -> dict[str, Any]:
         "promotions": promotions,
         "transforms": transforms,
         "pulls": _pulls(board, legal),
-        "check": royal_squares(board) if outcome is None and board.is_check() else [],
+        # marked at checkmate too: the final position of a mated game shows its king in check
+        "check": royal_squares(board) if board.is_check() else [],
         "result": result,
         "termination": termination,
         "winner": side_name(winner),

@@ -15,6 +15,8 @@
 import { Chessground } from '/vendor/chessgroundx/chessground.js';
 
 const roleOf = (letter) => letter.toLowerCase().replace('+', 'p') + '-piece';
+// Whether a move's SAN says that it gives check (or mate).
+export const givesCheck = (san) => /[+#]$/.test(san || '');
 export const uciSuffix = (letter) => (letter ? letter.toLowerCase().replace('+', '') : '');
 
 export class VariantBoard {
@@ -44,10 +46,12 @@ export class VariantBoard {
       highlight: { lastMove: true, check: true },
       animation: { enabled: true, duration: 180 },
       drawable: { enabled: true, visible: true },
-      events: { select: (key) => this._select(key) },
+      // chessgroundx rebuilds the board's DOM on a full redraw (a flip; formerly every window resize),
+      // which threw away the campmate bands drawn into it: `insert` runs after each rebuild.
+      events: { select: (key) => this._select(key), insert: (elements) => this._markCampmate(elements.container) },
     });
-    this._markCampmate();
-    window.addEventListener('resize', () => this.cg.redrawAll());
+    // No redrawAll on window resize: chessgroundx watches the board's size itself (a ResizeObserver)
+    // and only recomputes its bounds, keeping the DOM (and the bands) in place.
   }
 
   // Show a position; `movable` lets the user move the side to move's pieces (and, for pulls, any piece).
@@ -62,7 +66,8 @@ export class VariantBoard {
     this.cg.set({
       fen: view.fen,
       turnColor: view.turn,
-      check: view.check && view.check.length ? view.check : false,
+      // the server's royal squares, or `true`: chessgroundx marks the side to move's royal pieces
+      check: view.check === true || (view.check && view.check.length ? view.check : false),
       lastMove: lastMove && lastMove.length ? lastMove : undefined,
       movable: { color: this.movable ? 'both' : undefined, dests },
     });
@@ -73,12 +78,10 @@ export class VariantBoard {
 
   setOrientation(color) {
     if (this.cg.state.orientation !== color) this.cg.toggleOrientation();
-    this._markCampmate();
   }
 
   flip() {
     this.cg.toggleOrientation();
-    this._markCampmate();
   }
 
   // Arrows and circles drawn by the page (the engine's best move), beside the pull hints.
@@ -248,12 +251,13 @@ export class VariantBoard {
   }
 
   // Shade the ranks where a royal piece wins by campmate (Orda: rank 8 for White, rank 1 for Black).
-  _markCampmate() {
+  // Called by chessgroundx (`insert`) with the new container, before the constructor has `this.cg`:
+  // the orientation is read from the wrap's class, which chessgroundx sets on each rebuild.
+  _markCampmate(container) {
     const camp = this.variant.campmate;
-    const container = this.element.querySelector('cg-container');
     if (!camp || !container) return;
     container.querySelectorAll('.campmate-rank').forEach((n) => n.remove());
-    const white = this.cg.state.orientation === 'white';
+    const white = !this.element.classList.contains('orientation-black');
     for (const color of ['white', 'black']) {
       for (const rank of camp[color]) {
         const band = document.createElement('div');

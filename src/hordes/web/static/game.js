@@ -5,7 +5,7 @@
 // again ("sync"). A lost connection is retried with a growing pause, and the reconnect brings the
 // whole game, so nothing is missed.
 
-import { VariantBoard, flash, moveShape, renderMoves } from './board.js';
+import { VariantBoard, flash, givesCheck, moveShape, renderMoves } from './board.js';
 import { drawGraph } from './evalgraph.js';
 import { Clocks, beep, muted, setMuted } from './clock.js';
 
@@ -32,10 +32,14 @@ function canMove() {
   return game.status === 'playing' && !!game.seat && game.seat === game.turn && !pending && viewing === game.ply;
 }
 
+// An earlier position: its FEN, and check read from its move's SAN ("+" or "#", which the server
+// writes exactly when the side to move is in check); the board then marks that side's royal pieces,
+// as the server's `check` does for the latest position.
 function positionAt(ply) {
   if (ply === game.ply) return game;
   const fen = ply === 0 ? game.start_fen : game.moves[ply - 1].fen;
-  return { fen, turn: fen.split(' ')[1] === 'b' ? 'black' : 'white', dests: {}, check: [] };
+  const check = ply > 0 && givesCheck(game.moves[ply - 1].san);
+  return { fen, turn: fen.split(' ')[1] === 'b' ? 'black' : 'white', dests: {}, check };
 }
 
 function lastMoveAt(ply) {

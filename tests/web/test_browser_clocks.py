@@ -28,7 +28,9 @@ if not (CHESSGROUNDX_DIR / "chessground.js").exists():
     pytest.skip("chessgroundx is not installed (make test runs npm ci)", allow_module_level=True)
 sync_api = pytest.importorskip("playwright.sync_api")
 
-from tests.web.test_browser import ARGS, click, settle, wait_ply, watch  # noqa: E402
+from tests.web.test_browser import browser, click, settle, wait_ply, watch  # noqa: E402
+
+__all__ = ["browser"]  # the shared fixture, used by name
 
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
@@ -38,14 +40,6 @@ PHONE = {"width": 390, "height": 844}
 def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     with server(tmp_path_factory.mktemp("clock-data"), "--clock-min-base", "1") as url:
         yield url
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
 
 
 @pytest.fixture(scope="module")

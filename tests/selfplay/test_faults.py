@@ -102,6 +102,13 @@ def _complete_records(pgn: Path) -> tuple[int, bytes]:
 GATED_SELFPLAY = Path(__file__).parent / "data" / "gated_selfplay.py"
 
 
+def _default_sigint() -> None:
+    """In the driver, before it starts: Ctrl-C as a terminal gives it. A child inherits an ignored
+    SIGINT, and Python then installs no KeyboardInterrupt handler; the test process may have it
+    ignored (a library's worker set-up in it), and the driver then slept through the test's SIGINT."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 @pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGINT], ids=["SIGKILL", "SIGINT"])
 def test_a_killed_driver_resumes_without_losing_or_repeating_a_game(tmp_path: Path, sig: int) -> None:
     """The driver is signalled once 3 games are stored. It runs behind a gate (data/gated_selfplay.py)
@@ -117,7 +124,9 @@ def test_a_killed_driver_resumes_without_losing_or_repeating_a_game(tmp_path: Pa
     pool: list[int] = []
     with log.open("wb") as log_file:
         gated = [sys.executable, str(GATED_SELFPLAY), str(gate), *args]
-        driver = subprocess.Popen(gated, stdout=log_file, stderr=subprocess.STDOUT)
+        driver = subprocess.Popen(
+            gated, stdout=log_file, stderr=subprocess.STDOUT, preexec_fn=_default_sigint
+        )
     try:
         deadline = time.monotonic() + 120  # a safety net: the state, not the time, is waited for
         while _complete_records(out / "games.pgn")[0] < gate:

@@ -98,9 +98,12 @@ def test_p5_a_player_gone_lets_the_opponent_claim_after_the_set_time(timed: Test
             play(timed, game_id, b, "e7e5")
             r = claim(timed, game_id, w, "win")
             assert r.status_code == 409 and r.json()["error"] == "opponent_present"
-        gone = ws_white.receive_json()
-        while gone["type"] != "presence":
+            # Black leaves: its socket closes as a browser's does, and White hears of it (read before
+            # the session ends, which would cancel the server's handler instead of closing it).
+            ws_black.close(1000)
             gone = ws_white.receive_json()
+            while gone["type"] != "presence":
+                gone = ws_white.receive_json()
         assert gone["seat"] == "black" and gone["online"] is False
         assert gone["claim_at"] == int(timed.app.state.live.clock.now() * 1000) + clocks.CLAIM_AFTER_MS  # type: ignore[attr-defined]
         advance(timed, clocks.CLAIM_AFTER_MS / 1000 - 1)

@@ -35,6 +35,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
+import anyio
 from starlette.concurrency import run_in_threadpool
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
@@ -319,7 +320,10 @@ class Live:
         finally:
             self._drop(game_id, ws)
             if seat and counted:
-                await self._presence(game_id, seat, False, announce)
+                # Shielded: a handler cancelled as its socket goes (a client's task group closing,
+                # a shutdown) must still tell the opponent, who may then claim.
+                with anyio.CancelScope(shield=True):
+                    await self._presence(game_id, seat, False, announce)
 
     async def _message(self, ws: WebSocket, game_id: str, token: str | None, raw: str) -> None:
         ref = None

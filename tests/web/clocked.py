@@ -11,7 +11,7 @@ from starlette.testclient import TestClient
 
 from hordes.web.app import create_app
 from hordes.web.timeouts import ManualClock
-from tests.web.conftest import create
+from tests.web.conftest import friend_game
 
 
 def timed_client(tmp_path: Path, clock: ManualClock) -> Iterator[TestClient]:
@@ -36,14 +36,7 @@ def clock_game(
     client: TestClient, clock: Any, variant: str = "chess", fen: str | None = None
 ) -> tuple[str, str, str]:
     """(id, white token, black token) of a two-player game with this clock, both seats filled."""
-    body: dict[str, Any] = {"variant": variant, "opponent": "friend", "color": "white", "clock": clock}
-    if fen:
-        body["fen"] = fen
-    g = create(client, **body)
-    r = client.post(f"/api/games/{g['id']}/join", json={"invite": g["invite_token"]})
-    assert r.status_code == 200, r.text
-    client.cookies.clear()
-    return g["id"], g["token"], r.json()["token"]
+    return friend_game(client, variant, fen, clock)
 
 
 def play(client: TestClient, game_id: str, token: str, uci: str) -> dict[str, Any]:

@@ -42,11 +42,15 @@ def create(client: TestClient, **body: Any) -> dict[str, Any]:
     return data
 
 
-def friend_game(client: TestClient, variant: str = "chess", fen: str | None = None) -> tuple[str, str, str]:
-    """(game id, white token, black token) of a game between two people."""
+def friend_game(
+    client: TestClient, variant: str = "chess", fen: str | None = None, clock: Any = None
+) -> tuple[str, str, str]:
+    """(game id, white token, black token) of a game between two people (`clock`: its time control)."""
     body: dict[str, Any] = {"variant": variant, "opponent": "friend", "color": "white"}
     if fen:
         body["fen"] = fen
+    if clock is not None:
+        body["clock"] = clock
     g = create(client, **body)
     r = client.post(f"/api/games/{g['id']}/join", json={"invite": g["invite_token"]})
     assert r.status_code == 200, r.text

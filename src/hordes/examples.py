@@ -107,7 +107,7 @@ def play(variant: Variant, example: Example) -> Played:
         raise ExampleError(f"example {example.name!r}: move {example.move!r}: {exc}") from None
     number = f"{before.fullmove_number}." if before.turn else f"{before.fullmove_number}..."
     san = f"{number} {before.san(move)}"
-    after = before.copy(stack=False)
+    after = _board(variant, example, example.fen)
     after.push(move)
     return Played(before, move, after, san)
 
@@ -174,7 +174,9 @@ def _check(variant: Variant, example: Example) -> list[str]:
         outcome = played.after.outcome()
         mover = played.before.turn
         if outcome is None or outcome.termination.value != example.ends or outcome.winner != mover:
-            got = "the game goes on" if outcome is None else f"{outcome.termination.value}, {outcome.result()}"
+            got = (
+                "the game goes on" if outcome is None else f"{outcome.termination.value}, {outcome.result()}"
+            )
             problems.append(f"{name}: {example.move} should win by {example.ends}, but {got}")
     origin = played.move.from_square
     reach = destinations(played.before, origin)
@@ -186,8 +188,11 @@ def _check(variant: Variant, example: Example) -> list[str]:
             problems.append(f"{name}: the piece on {geo.square_name(origin)} cannot go to {text}")
     if example.restricted_by is not None:
         gone = square(variant, example, example.restricted_by)
-        freed = destinations(_board(variant, example, _without(played.before, gone)), origin)
-        still = [t for t in example.closed if square(variant, example, t) not in freed]
-        if still or played.before.piece_at(gone) is None:
-            problems.append(f"{name}: without the piece on {example.restricted_by}, {still} stay closed")
+        if played.before.piece_at(gone) is None:
+            problems.append(f"{name}: nothing stands on {example.restricted_by} to close a direction")
+        else:
+            freed = destinations(_board(variant, example, _without(played.before, gone)), origin)
+            still = [t for t in example.closed if square(variant, example, t) not in freed]
+            if still:
+                problems.append(f"{name}: without the piece on {example.restricted_by}, {still} stay closed")
     return problems

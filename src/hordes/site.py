@@ -78,7 +78,8 @@ figure.piece figcaption strong { color: var(--ink); }
 .legend i.pull { background: var(--pull); border-radius: 2px; }
 .legend i.restrict { border: 2px dashed var(--restrict); border-radius: 2px; }
 figure.example { background: var(--card); border: 1px solid var(--line); border-radius: 6px; padding: .6rem; }
-figure.example .boards { display: flex; flex-wrap: wrap; gap: .6rem; justify-content: center; align-items: center; }
+figure.example .boards { display: flex; flex-wrap: wrap; gap: .6rem; justify-content: center;
+  align-items: center; }
 figure.example svg { width: 17rem; }
 figure.example figcaption { color: var(--muted); font-size: .92rem; margin-top: .4rem; }
 figure.example figcaption strong { color: var(--ink); }
@@ -131,7 +132,8 @@ def _example_figure(variant: Variant, example: teaching.Example, index: int) -> 
         problems, played = [str(exc)], None
     if played is None or problems:
         text = "; ".join(problems)
-        return f'<figure class="example broken" {fid}><figcaption>This example is wrong: {_e(text)}</figcaption></figure>'
+        caption = f"<figcaption>This example is wrong: {_e(text)}</figcaption>"
+        return f'<figure class="example broken" {fid}>{caption}</figure>'
     move = played.move
     marks = {teaching.square(variant, example, t): OPEN_MARK for t in example.open}
     marks.update({teaching.square(variant, example, t): CLOSED_MARK for t in example.closed})
@@ -153,9 +155,11 @@ def _example_figure(variant: Variant, example: teaching.Example, index: int) -> 
     if example.open:
         legend.append("green: squares it can go to")
     note = f" <small>({_e('; '.join(legend))})</small>" if legend else ""
+    result = f" {played.after.result()}" if example.ends else ""  # the game is over: say who won
     return (
         f'<figure class="example" {fid}><div class="boards">{"".join(pictures)}</div>'
-        f"<figcaption><strong>{_e(played.san)}</strong> {_e(example.caption)}{note}</figcaption></figure>"
+        f"<figcaption><strong>{_e(played.san + result)}</strong> {_e(example.caption)}{note}</figcaption>"
+        "</figure>"
     )
 
 

@@ -11,11 +11,13 @@ from __future__ import annotations
 import dataclasses
 import re
 from html import escape as html_escape
+from pathlib import Path
 from xml.etree import ElementTree
 
 import pytest
 
 from hordes import BLACK, Variant, builtin_variants, load_variant, parse_variant
+from hordes.cli import main
 from hordes.core.position import Termination
 from hordes.errors import VariantError
 from hordes.examples import Example, ExampleError, attacked_royals, check, examples, play
@@ -221,3 +223,14 @@ def test_p11_the_loader_names_a_malformed_example(extra: str, key: str, problem:
         parse_variant(DOC.replace("{extra}", extra), "taught.md")
     assert key in str(info.value) and problem in str(info.value)
     assert "taught.md:" in str(info.value)  # with its line
+
+
+def test_p11_hordes_check_plays_the_examples(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    doc = tmp_path / "taught.md"
+    doc.write_text(DOC.replace("{extra}", 'second: {fen: "8/8/8/8/8/8/8/8 w - - 0 1", move: e4, caption: y}'))
+    assert main(["check", str(doc)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"hordes: error: {doc}:11: examples.second: invalid FEN"), err
+    good = tmp_path / "good.md"
+    good.write_text(DOC.replace("{extra}", ""))
+    assert main(["check", str(good)]) == 0

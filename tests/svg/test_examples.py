@@ -20,7 +20,7 @@ from hordes import BLACK, Variant, builtin_variants, load_variant, parse_variant
 from hordes.cli import main
 from hordes.core.position import Termination
 from hordes.errors import VariantError
-from hordes.examples import Example, ExampleError, attacked_royals, check, examples, play
+from hordes.examples import Example, ExampleError, attacked_royals, check, destinations, examples, play
 from hordes.site import render_variant_body
 
 HOC = load_variant("hordes")
@@ -163,7 +163,7 @@ def test_p11_an_unplayable_example_says_which_and_why() -> None:
 
 
 def test_p11_the_rules_page_draws_every_example() -> None:
-    for variant, count in ((HOC, 8), (ORDA, 3)):
+    for variant, count in ((HOC, 9), (ORDA, 3)):
         body = render_variant_body(variant)
         ElementTree.fromstring(body)  # well-formed, as the site's pages are
         figures = re.findall(r'<figure class="example" id="example-([a-z-]+)">(.*?)</figure>', body)
@@ -234,3 +234,13 @@ def test_p11_hordes_check_plays_the_examples(tmp_path: Path, capsys: pytest.Capt
     good = tmp_path / "good.md"
     good.write_text(DOC.replace("{extra}", ""))
     assert main(["check", str(good)]) == 0
+
+
+def test_p11_a_capture_that_would_hand_over_an_attacker_is_refused() -> None:
+    ex = named(HOC, "capture-that-would-betray")
+    played = play(HOC, ex)
+    geo = HOC.geometry
+    rook, target = played.move.from_square, geo.parse_square(ex.closed[0])
+    victim = played.before.piece_at(target)
+    assert victim is not None and victim.color != played.before.turn  # an enemy on an open line ...
+    assert {"c5", "c6"} <= set(ex.open) and target not in destinations(played.before, rook)  # ... not taken

@@ -194,7 +194,7 @@ def test_p11_check_lists_every_error_with_its_line(
     assert main(["check", str(doc)]) == 2
     lines = capsys.readouterr().err.splitlines()
     assert lines == [
-        f"hordes: error: {doc}:4: colour: unknown key (allowed: aliases, board, designer, engine, parent, "
+        f"hordes: error: {doc}:4: colour: unknown key (allowed: aliases, board, designer, engine, examples, parent, "
         "players, slug, special, summary, title, win, year)",
         f"hordes: error: {doc}:8: engine.pieces.X.betza: unsupported modifier 'p' at position 1 in 'pQ'",
         f"hordes: error: {doc}:9: engine.pieces.Y.royal: must be true or false, not 'maybe'",

@@ -35,6 +35,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
     try:
         variant = REGISTRY.load(args.file)
         _check_evaluation(variant)
+        _check_examples(variant)
     except VariantError as exc:
         source = exc.source  # this document's problems first, in the order of their lines
         for error in sorted(exc.errors, key=lambda e: (e.source != source, e.source, e.line)):
@@ -57,6 +58,22 @@ def _check_evaluation(variant: Variant) -> None:
         parse_params(variant)
     except VariantError as exc:
         raise VariantError(exc.source, exc.key, exc.problem, line_of(variant, exc.key)) from None
+
+
+def _check_examples(variant: Variant) -> None:
+    """Play the rules page's examples and test their claims (hordes.examples), each problem at the
+    line of its example."""
+    from hordes.examples import check, examples
+
+    errors = []
+    for ex in examples(variant):
+        key = f"examples.{ex.name}"
+        for problem in check(variant, ex):
+            problem = problem.removeprefix(f"example {ex.name!r}: ")
+            errors.append(VariantError(variant.source, key, problem, line_of(variant, key)))
+    if errors:
+        errors[0].errors = errors
+        raise errors[0]
 
 
 def _cmd_perft(args: argparse.Namespace) -> int:

@@ -4,8 +4,11 @@
 `render_variant_body` (the article alone, to put inside its own layout) and `render_variant_page`.
 
 A document's body may contain `{{svg:NAME.svg "caption"}}` directives (the variant-card format); each
-becomes the variant's start position as an inline SVG figure with that caption. After the body comes a
-section with the movement diagram of every piece kind, drawn from its Betza.
+becomes the variant's start position as an inline SVG figure with that caption. `{{example:NAME}}`
+draws the front matter's example of that name (hordes.examples): the position with the move's arrow,
+and the position after it when the example's claims are about that. Examples the body does not place
+follow it under "Examples". After the body comes a section with the movement diagram of every piece
+kind, drawn from its Betza.
 
 Pages are written as well-formed XML (void tags closed, only XML's own entities), so a strict parser
 can check them and the inline SVG needs no special treatment.
@@ -23,12 +26,14 @@ from xml.etree.ElementTree import Element
 import markdown
 from markdown.treeprocessors import Treeprocessor
 
+from hordes import examples as teaching
 from hordes import svg
 from hordes.core.position import Board
 from hordes.core.rules import BLACK, COLOR_NAMES, WHITE, Color, PieceType, Variant
 from hordes.variants import builtin_variants
 
 DIRECTIVE = re.compile(r'\{\{\s*svg:([^\s"}]+)(?:\s+"([^"]*)")?\s*\}\}')
+EXAMPLE_DIRECTIVE = re.compile(r"\{\{\s*example:([^\s}]+)\s*\}\}")
 _TOKEN = "HORDESFIGURE{}X"
 _TOKEN_RE = re.compile(r"(?:<p>\s*)?HORDESFIGURE(\d+)X(?:\s*</p>)?")
 
@@ -72,6 +77,13 @@ figure.piece figcaption strong { color: var(--ink); }
 .legend i.both { background: var(--both); }
 .legend i.pull { background: var(--pull); border-radius: 2px; }
 .legend i.restrict { border: 2px dashed var(--restrict); border-radius: 2px; }
+figure.example { background: var(--card); border: 1px solid var(--line); border-radius: 6px; padding: .6rem; }
+figure.example .boards { display: flex; flex-wrap: wrap; gap: .6rem; justify-content: center;
+  align-items: center; }
+figure.example svg { width: 17rem; }
+figure.example figcaption { color: var(--muted); font-size: .92rem; margin-top: .4rem; }
+figure.example figcaption strong { color: var(--ink); }
+figure.example.broken figcaption { color: var(--capture); }
 ul.variants { list-style: none; padding: 0; display: grid; gap: 1rem;
   grid-template-columns: repeat(auto-fill, minmax(15rem, 1fr)); }
 ul.variants li { background: var(--card); border: 1px solid var(--line); border-radius: 6px; padding: .8rem; }
@@ -102,6 +114,53 @@ def _board_figure(variant: Variant, name: str, caption: str | None, index: int) 
     picture = svg.board(Board(variant), size=400, id_prefix=f"{variant.slug}-fig{index}-")
     cap = f"<figcaption>{_e(caption)}</figcaption>" if caption else ""
     return f'<figure class="board" id="{_e(_slug_id(name))}">{picture}{cap}</figure>'
+
+
+# Squares an example marks on its first diagram: where the piece cannot go, and where it can.
+CLOSED_MARK = svg.RESTRICT
+OPEN_MARK = svg.MOVE_DOT
+
+
+def _example_figure(variant: Variant, example: teaching.Example, index: int) -> str:
+    """The example's diagrams (before, and after when its claims are about that) and its caption; an
+    example that cannot be played or whose claims fail is shown as that problem, not as a picture."""
+    fid = f'id="example-{_e(example.name)}"'
+    try:
+        played = teaching.play(variant, example)
+        problems = teaching.check(variant, example)
+    except teaching.ExampleError as exc:
+        problems, played = [str(exc)], None
+    if played is None or problems:
+        text = "; ".join(problems)
+        caption = f"<figcaption>This example is wrong: {_e(text)}</figcaption>"
+        return f'<figure class="example broken" {fid}>{caption}</figure>'
+    move = played.move
+    marks = {teaching.square(variant, example, t): OPEN_MARK for t in example.open}
+    marks.update({teaching.square(variant, example, t): CLOSED_MARK for t in example.closed})
+    prefix = f"{variant.slug}-ex{index}-"
+    pictures = [
+        svg.board(
+            played.before,
+            arrows=[svg.Arrow(move.from_square, move.to_square)],
+            marks=marks,
+            size=300,
+            id_prefix=prefix + "a-",
+        )
+    ]
+    if example.shows_result:
+        pictures.append(svg.board(played.after, lastmove=move, size=300, id_prefix=prefix + "b-"))
+    legend = []
+    if example.closed:
+        legend.append("violet: squares it cannot go to")
+    if example.open:
+        legend.append("green: squares it can go to")
+    note = f" <small>({_e('; '.join(legend))})</small>" if legend else ""
+    result = f" {played.after.result()}" if example.ends else ""  # the game is over: say who won
+    return (
+        f'<figure class="example" {fid}><div class="boards">{"".join(pictures)}</div>'
+        f"<figcaption><strong>{_e(played.san + result)}</strong> {_e(example.caption)}{note}</figcaption>"
+        "</figure>"
+    )
 
 
 _SAFE_URL = re.compile(r"^(?:https?:|mailto:|#|[^:]*$)", re.I)
@@ -232,7 +291,28 @@ def render_variant_body(variant: Variant) -> str:
         figures.append(_board_figure(variant, match.group(1), match.group(2), len(figures)))
         return "\n\n" + _TOKEN.format(len(figures) - 1) + "\n\n"
 
+    taught = {ex.name: ex for ex in teaching.examples(variant)}
+    placed: list[str] = []
+
+    def example(match: re.Match[str]) -> str:
+        name = match.group(1)
+        found = taught.get(name)
+        if found is None:
+            problem = f"This example is wrong: the document has no example {name!r}"
+            figures.append(f'<figure class="example broken"><figcaption>{_e(problem)}</figcaption></figure>')
+        else:
+            placed.append(name)
+            figures.append(_example_figure(variant, found, len(figures)))
+        return "\n\n" + _TOKEN.format(len(figures) - 1) + "\n\n"
+
     text = DIRECTIVE.sub(stash, variant.body)
+    text = EXAMPLE_DIRECTIVE.sub(example, text)
+    rest = [ex for name, ex in taught.items() if name not in placed]
+    if rest:  # examples the body does not place itself
+        text += "\n\n### Examples\n\n"
+        for ex in rest:
+            figures.append(_example_figure(variant, ex, len(figures)))
+            text += _TOKEN.format(len(figures) - 1) + "\n\n"
     body = _markdown(text)
     body = _TOKEN_RE.sub(lambda m: figures[int(m.group(1))], body)
     pieces = (

@@ -42,8 +42,13 @@ MAX_ANCESTORS = 20  # parents, grandparents ...: khans -> orda -> chess is two
 
 TOP_KEYS = {
     "title", "slug", "aliases", "summary", "board", "players", "parent", "win", "special",
-    "designer", "year", "engine",
+    "designer", "year", "engine", "examples",
 }  # fmt: skip
+# Teaching examples for the rules page (played and checked by hordes.examples): what each key holds.
+EXAMPLE_TEXT_KEYS = ("fen", "move", "caption")  # required
+EXAMPLE_CLAIM_KEYS = {"after": dict, "royals_attacked": list, "closed": list, "open": list,
+                      "restricted_by": str, "ends": str}  # fmt: skip
+_EXAMPLE_NAME = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")
 ENGINE_KEYS = {"topology", "players", "setup", "pieces", "rules", "evaluation"}
 TOPOLOGY_KEYS = {"type", "rows", "cols"}
 PIECE_KEYS = {
@@ -537,6 +542,34 @@ def _rules(chk: _Checker, spec: Any, pieces: Mapping[str, PieceType], rows: int,
     return Rules(**kw)
 
 
+def _examples(chk: _Checker, value: Any) -> None:
+    """The shape of `examples` (names, keys, types); whether each position and move is right and
+    each claim holds is for hordes.examples, which knows the notation."""
+    for name, spec in chk.mapping("examples", value).items():
+        key = f"examples.{_key_name(name)}"
+        if not isinstance(name, str) or not _EXAMPLE_NAME.match(name):
+            chk.record(chk.fail(key, "an example's name is lower-case letters, digits and '-' (at most 40)"))
+            continue
+        with chk.section():
+            data = chk.mapping(key, spec)
+            chk.unknown(key, data, {*EXAMPLE_TEXT_KEYS, *EXAMPLE_CLAIM_KEYS})
+            for field in EXAMPLE_TEXT_KEYS:
+                chk.attempt("", chk.string, f"{key}.{field}", data.get(field))
+            for field, kind in EXAMPLE_CLAIM_KEYS.items():
+                item = data.get(field)
+                if item is None:
+                    continue
+                ok = isinstance(item, kind) and all(
+                    isinstance(x, str) for x in (item if isinstance(item, list | dict) else [item])
+                )
+                if isinstance(item, dict):
+                    ok = ok and all(isinstance(x, str) for x in item.values())
+                if not ok:
+                    shape = {dict: "a mapping of squares to piece letters", list: "a list of squares"}
+                    problem = f"must be {shape.get(kind, 'a string')}, not {_show(item)}"
+                    chk.record(chk.fail(f"{key}.{field}", problem))
+
+
 def _ranks_and_squares(
     chk: _Checker, key: str, value: Any, rows: int, cols: int
 ) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -834,6 +867,8 @@ def build_variant(
     if len(setup.split()) == 1:
         setup += " w - - 0 1"
     evaluation = chk.attempt({}, chk.mapping, "engine.evaluation", engine.get("evaluation", {}))
+    if "examples" in data:
+        chk.attempt(None, _examples, chk, data["examples"])
     chk.finish()  # the FEN check below needs a finished variant
     meta = {k: v for k, v in data.items() if k not in {"engine", "slug", "title", "aliases", "summary"}}
     variant = Variant(

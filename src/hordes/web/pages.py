@@ -23,6 +23,7 @@ from hordes.web.api import create_game, invite_url, seat_url, set_seat_cookie
 from hordes.web.clocks import CORRESPONDENCE_DAYS, PRESETS
 from hordes.web.common import MAX_BODY, SEAT_COOKIE, check_game_id, game_id_param, read_body
 from hordes.web.games import GameError, NotFound
+from hordes.web.howto import how_to
 from hordes.web.openapi import openapi_schema
 from hordes.web.pieces import piece_css, piece_svg
 from hordes.web.positions import variant_info
@@ -205,7 +206,9 @@ async def variants_page(request: Request) -> Response:
 
 async def variant_page(request: Request) -> Response:
     variant = _variant_or_404(request.path_params["slug"])
-    return render(request, "rules.html", variant=variant, article=Markup(_article(variant)))
+    return render(
+        request, "rules.html", variant=variant, article=Markup(_article(variant)), how_to=how_to(variant)
+    )
 
 
 @cache

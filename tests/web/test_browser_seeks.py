@@ -15,7 +15,9 @@ from tests.web.test_browser_accounts import sign_up
 
 __all__ = ["base", "browser", "shots"]  # fixtures used by name
 
-SEAT = "() => window.hordesGame && window.hordesGame.state.seat && window.hordesGame.state.status === 'playing'"
+SEAT = (
+    "() => window.hordesGame && window.hordesGame.state.seat && window.hordesGame.state.status === 'playing'"
+)
 
 
 def seek_rows(page: Any, count: int) -> None:
@@ -23,9 +25,9 @@ def seek_rows(page: Any, count: int) -> None:
 
 
 def create_seek(page: Any, variant: str, clock: str, color: str) -> None:
-    page.select_option("#seek-form select[name=variant]", variant)
-    page.select_option("#seek-form select[name=clock]", clock)
-    page.select_option("#seek-form select[name=color]", color)
+    page.select_option("#seek-form select[name=seek_variant]", variant)
+    page.select_option("#seek-form select[name=seek_clock]", clock)
+    page.select_option("#seek-form select[name=seek_color]", color)
     page.click("#seek-submit")
 
 
@@ -53,14 +55,17 @@ def test_p6_a_seek_from_one_browser_is_accepted_from_another(browser: Any, base:
         creator.wait_for_url("**/game/*")  # told over the socket; its seat comes with GET /api/seeks/{id}
         accepter.wait_for_function(SEAT)
         creator.wait_for_function(SEAT)
-        game = [p.evaluate("() => [window.hordesGame.state.id, window.hordesGame.state.seat]") for p in (creator, accepter)]
+        game = [
+            p.evaluate("() => [window.hordesGame.state.id, window.hordesGame.state.seat]")
+            for p in (creator, accepter)
+        ]
         assert game[0][0] == game[1][0]
         assert (game[0][1], game[1][1]) == ("white", "black")
         assert creator.evaluate("() => window.hordesGame.state.clock.control.label") == "3+2"
 
         # Two seeks in the lobby, one by an account (with its provisional rating) and one anonymous.
         sign_up(carol, base, "carol")
-        carol.check("#seek-form input[name=rated]")
+        carol.check("#seek-form input[name=seek_rated]")
         create_seek(carol, "chess", "5+3", "random")
         seek_rows(carol, 1)
         dan.goto(base + "/")

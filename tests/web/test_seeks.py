@@ -158,6 +158,26 @@ def test_p6_rated_seeks_need_accounts(client: TestClient) -> None:
     assert sorted(names.values()) == ["alice", "bob"] and names[r.json()["seat"]] == "bob"
 
 
+def race(services: list[SeekService], seek_id: str) -> list[object]:
+    """Each service accepts the seek in a thread of its own, both released at once: their results."""
+    start = threading.Barrier(len(services))
+    results: list[object] = [None] * len(services)
+
+    def accept(i: int) -> None:
+        start.wait()
+        try:
+            results[i] = services[i].accept(seek_id, Seeker(f"anon:accepter{i}"))
+        except Conflict as exc:
+            results[i] = exc
+
+    threads = [threading.Thread(target=accept, args=(i,)) for i in range(len(services))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    return results
+
+
 def test_p6_two_accepters_race_and_exactly_one_wins(tmp_path: Path) -> None:
     """Two server processes' services on one database (each with its own engine), accepting the same
     seek at the same moment: the conditional UPDATE lets one through; the other gets 409."""
@@ -167,21 +187,7 @@ def test_p6_two_accepters_race_and_exactly_one_wins(tmp_path: Path) -> None:
     services = [SeekService(e, GameService(e)) for e in engines]
     for attempt in range(3):  # a few rounds, so that the outcome is not one lucky interleaving
         s = services[0].create(Seeker(f"anon:creator{attempt}"), SeekSpec("chess", None, False, "random"))
-        start = threading.Barrier(2)
-        results: list[object] = [None, None]
-
-        def accept(i: int, seek_id: str = s.view["id"], start: threading.Barrier = start) -> None:
-            start.wait()
-            try:
-                results[i] = services[i].accept(seek_id, Seeker(f"anon:accepter{i}"))
-            except Conflict as exc:
-                results[i] = exc
-
-        threads = [threading.Thread(target=accept, args=(i,)) for i in range(2)]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join(60)
+        results = race(services, s.view["id"])
         won = [r for r in results if isinstance(r, seeks.Accepted)]
         lost = [r for r in results if isinstance(r, Conflict)]
         assert len(won) == 1 and len(lost) == 1, results

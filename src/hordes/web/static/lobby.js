@@ -57,7 +57,7 @@ function row(seek) {
   const button = text('button', 'small', seek.mine ? 'Cancel' : 'Accept');
   button.type = 'button';
   button.dataset.action = seek.mine ? 'cancel' : 'accept';
-  if (!seek.mine) button.classList.add('primary');
+  if (!seek.mine) button.classList.add('go');
   li.append(who, what, button);
   return li;
 }
@@ -126,21 +126,21 @@ function connect() {
 // What the form says, as the API takes it (the same choices as the new-game form's).
 function spec() {
   const fields = new FormData(form);
-  const choice = fields.get('clock');
+  const choice = fields.get('seek_clock');
   let clock = choice;
   if (choice === 'untimed') clock = null;
   else if (choice.startsWith('days:')) clock = { days: Number(choice.slice(5)) };
   else if (choice === 'custom') {
     clock = {
-      base: Number(fields.get('clock_minutes')) * 60,
-      increment: Number(fields.get('clock_increment')),
+      base: Number(fields.get('seek_clock_minutes')) * 60,
+      increment: Number(fields.get('seek_clock_increment')),
     };
   }
   return {
-    variant: fields.get('variant'),
+    variant: fields.get('seek_variant'),
     clock,
-    color: fields.get('color'),
-    rated: fields.get('rated') === '1',
+    color: fields.get('seek_color'),
+    rated: fields.get('seek_rated') === '1',
   };
 }
 

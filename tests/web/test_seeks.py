@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 from starlette.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
 
 from hordes.web import db, seeks
 from hordes.web.app import create_app
@@ -263,4 +264,23 @@ def test_p6_every_refused_seek_request_is_a_4xx_and_changes_nothing(client: Test
         if code:
             assert r.json()["error"] == code, r.text
     assert counts(client) == before
-    assert ORIGIN  # the allowed origin is the client's own (conftest)
+
+
+def test_p6_the_lobby_socket_refuses_other_sites_and_answers_only_pings(client: TestClient) -> None:
+    evil = {"Origin": "http://evil.example"}
+    with (
+        pytest.raises(WebSocketDisconnect) as refused,
+        client.websocket_connect("/ws/lobby", headers=evil) as ws,
+    ):
+        ws.receive_json()
+    assert refused.value.code == 4403
+    s = seek(client, ANN)
+    with client.websocket_connect("/ws/lobby", headers={"Origin": ORIGIN}) as ws:
+        assert [(x["id"], x["mine"]) for x in ws.receive_json()["seeks"]] == [(s["id"], False)]
+        ws.send_text('{"type": "accept"}')
+        assert ws.receive_json()["error"] == "bad_message"
+        ws.send_text("not json")
+        assert ws.receive_json()["error"] == "bad_json"
+        ws.send_json({"type": "ping"})
+        assert ws.receive_json() == {"type": "pong"}
+    assert [x["id"] for x in listed(client)] == [s["id"]]  # nothing the socket was sent changed it

@@ -153,6 +153,7 @@ class Lobby:
         self.bus: LobbyBus = bus or LocalBus()
         self.bus.subscribe(self._deliver)
         self._sockets: dict[WebSocket, str | None] = {}  # socket -> its client's key (None: unknown)
+        self._held: dict[WebSocket, list[str]] = {}  # events for sockets still waiting for their list
         self._present: Counter[str] = Counter()  # key -> its open lobby sockets here
         self._leaving: dict[str, Timer] = {}  # key -> the grace timer of a creator who left
         self._expiry: tuple[int, Timer] | None = None
@@ -174,14 +175,20 @@ class Lobby:
         """A bus event to every lobby socket of this process, each told whether it is theirs."""
         owner = event.get("owner")
         outgoing = {k: v for k, v in event.items() if k != "owner"}
-        sockets = list(self._sockets.items())
+        sockets = []
         texts = []
-        for _ws, key in sockets:
+        for ws, key in list(self._sockets.items()):
             mine = key is not None and key == owner
             if event["type"] == "seek_added":
-                texts.append(json.dumps({**outgoing, "seek": {**outgoing["seek"], "mine": mine}}))
+                text = json.dumps({**outgoing, "seek": {**outgoing["seek"], "mine": mine}})
             else:
-                texts.append(json.dumps({**outgoing, "mine": mine}))
+                text = json.dumps({**outgoing, "mine": mine})
+            held = self._held.get(ws)
+            if held is not None:  # its list is not sent yet: the event follows it
+                held.append(text)
+            else:
+                sockets.append((ws, key))
+                texts.append(text)
         sends = (ws.send_text(text) for (ws, _key), text in zip(sockets, texts, strict=True))
         results = await asyncio.gather(
             *(asyncio.wait_for(send, SEND_TIMEOUT) for send in sends),
@@ -274,8 +281,10 @@ class Lobby:
             await ws.close(code=1008, reason=exc.code)
             return
         key = who.key if who else None
-        # Registered before the list is read: a seek added meanwhile arrives (at worst twice, which
-        # the client's list, keyed by id, absorbs) rather than never.
+        # Registered before the list is read, with its events held until the list is sent: a change
+        # made meanwhile then arrives after the list (at worst repeating it, which the client's list,
+        # keyed by id, absorbs), never before it or not at all.
+        self._held[ws] = []
         self._sockets[ws] = key
         if key is not None:
             self._present[key] += 1
@@ -286,6 +295,10 @@ class Lobby:
             listed = await run_in_threadpool(self.seeks.open_seeks)
             seeks = [{**item.view, "mine": key is not None and item.key == key} for item in listed]
             await ws.send_json({"type": "seeks", "seeks": seeks})
+            held = self._held[ws]
+            while held:
+                await ws.send_text(held.pop(0))
+            del self._held[ws]
             while True:
                 frame = await ws.receive()
                 if frame["type"] == "websocket.disconnect":
@@ -305,6 +318,7 @@ class Lobby:
             pass
         finally:
             self._sockets.pop(ws, None)
+            self._held.pop(ws, None)
             if key is not None:
                 self._present[key] -= 1
                 if self._present[key] <= 0:

@@ -695,8 +695,8 @@ def _paths() -> dict[str, Any]:
                 "summary": "Offer a game in the lobby (a seek)",
                 "description": "At most 5 open seeks per creator, and one per set of settings (409). A "
                 "seek made by a browser whose lobby socket then closes expires a few seconds later; one "
-                "made by an API client that never opens the socket lasts an hour (a correspondence seek a "
-                "week) unless cancelled or accepted. " + _PLAYER_DOC,
+                "made by an API client that never opens the socket stays until it is cancelled. Any seek "
+                "expires an hour after it was made (a correspondence seek a week). " + _PLAYER_DOC,
                 "requestBody": _body(_ref("NewSeek")),
                 "responses": {
                     "201": _ok("{seek: Seek, player_token (for a client seen for the first time)}"),

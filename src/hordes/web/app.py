@@ -20,7 +20,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.types import ASGIApp
 
-from hordes.web import clocks, db, pages, redact, security
+from hordes.web import clocks, db, lobby, pages, redact, security
 from hordes.web.accounts import AccountService
 from hordes.web.common import game_error
 from hordes.web.engine_pool import EngineBusy, EnginePool
@@ -29,6 +29,7 @@ from hordes.web.games import GameError, GameService
 from hordes.web.live import Live
 from hordes.web.ratelimit import RateLimited, RateLimiter
 from hordes.web.routes import CHESSGROUNDX_DIR, HERE, routes
+from hordes.web.seeks import SeekService
 from hordes.web.timeouts import Clock, SystemClock
 
 log = logging.getLogger("hordes.web")
@@ -78,6 +79,7 @@ def create_app(
     analysis_total: int = ANALYSIS_TOTAL,
     clock: Clock | None = None,
     clock_min_base: float = clocks.MIN_BASE,
+    seek_grace: float = lobby.GRACE,
 ) -> Starlette:
     """The web app. Database: `database_url`, else $DATABASE_URL, else `data_dir`/hordes.sqlite3
     (`data_dir` defaults to ./data). `engine_workers` processes run engine searches (default: up to 2);
@@ -88,7 +90,8 @@ def create_app(
     RateLimiter of one's own; `analysis_per_client` and `analysis_total` bound the analysis jobs
     waiting for the engine (engine_queue.py). `clock` is the time of game clocks and their timers
     (timeouts.py; tests give a ManualClock); `clock_min_base` the shortest base in seconds a game may
-    be created with (lower only for tests, `hordes serve --clock-min-base`)."""
+    be created with (lower only for tests, `hordes serve --clock-min-base`); `seek_grace` the seconds
+    a seek's creator may be gone from the lobby (a reload) before their seeks expire (lobby.py)."""
     redact.install()
     url = db.database_url(database_url, data_dir)
     engine = db.make_engine(url)
@@ -103,15 +106,19 @@ def create_app(
     accounts = AccountService(engine)
     pool = EnginePool(engine_workers, analysis_per_client, analysis_total)
     live = Live(service, pool, engine_movetime, clock)
+    seeks = SeekService(engine, service, now=clock.now)
+    lobby_hub = lobby.Lobby(seeks, clock, grace=seek_grace)
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         redact.install()  # again: the server may have configured its loggers since create_app
         await live.resume_engine_games()
         await live.resume_clocks()
+        await lobby_hub.start()
         try:
             yield
         finally:
+            await lobby_hub.close()
             await live.close()
             pool.shutdown()
             engine.dispose()
@@ -137,6 +144,8 @@ def create_app(
         rate_limits if isinstance(rate_limits, RateLimiter) else RateLimiter() if rate_limits else None
     )
     app.state.live = live
+    app.state.seeks = seeks
+    app.state.lobby = lobby_hub
     app.state.clock_min_base = clock_min_base
     app.state.templates = jinja2.Environment(
         loader=jinja2.FileSystemLoader(Path(HERE) / "templates"),

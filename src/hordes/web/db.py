@@ -181,6 +181,38 @@ games.append_column(sa.Column("black_user", sa.Integer, nullable=True))
 games.append_column(sa.Column("rated", sa.Boolean, nullable=False, server_default=sa.false()))
 
 
+# ----- open challenges in the lobby (migration 6, _m6_seeks; seeks.py) -------------------------------
+def _seeks(md: sa.MetaData) -> sa.Table:
+    """Lobby seeks. `state` moves only by conditional UPDATEs (seeks.TRANSITIONS). A creator is a
+    `creator_key`: "user:<id>" for an account, else "anon:" + the SHA-256 of the browser's player
+    token (the token itself is never stored). Times are epoch milliseconds of the injected clock."""
+    return sa.Table(
+        "seeks",
+        md,
+        sa.Column("id", sa.String(16), primary_key=True),
+        sa.Column("state", sa.String(16), nullable=False),  # open, accepted, cancelled, expired
+        sa.Column("variant", sa.String(64), nullable=False),
+        sa.Column("clock_base_ms", sa.Integer, nullable=True),  # all three NULL: untimed
+        sa.Column("clock_inc_ms", sa.Integer, nullable=True),
+        sa.Column("clock_days", sa.Integer, nullable=True),
+        sa.Column("rated", sa.Boolean, nullable=False),
+        sa.Column("color", sa.String(8), nullable=False),  # the creator's choice: white, black, random
+        sa.Column("creator_key", sa.String(80), nullable=False),
+        sa.Column("creator_user", sa.Integer, sa.ForeignKey("users.id", ondelete="CASCADE"), nullable=True),
+        sa.Column("accepter_key", sa.String(80), nullable=True),
+        sa.Column("game_id", sa.String(16), nullable=True),  # the game an acceptance made
+        sa.Column("creator_seat", sa.String(8), nullable=True),  # the creator's colour in that game
+        sa.Column("created_ms", sa.BigInteger, nullable=False),
+        sa.Column("expires_ms", sa.BigInteger, nullable=False),
+        sa.Column("ended_ms", sa.BigInteger, nullable=True),
+        sa.Index("ix_seeks_state", "state", "expires_ms"),
+        sa.Index("ix_seeks_creator", "creator_key", "state"),
+    )
+
+
+seeks = _seeks(metadata)
+
+
 def now() -> datetime:
     return datetime.now(UTC)
 
@@ -224,6 +256,12 @@ def _m5_clocks(conn: Connection) -> None:
     conn.execute(sa.text("ALTER TABLE moves ADD COLUMN clock_ms BIGINT"))
 
 
+def _m6_seeks(conn: Connection) -> None:
+    md = sa.MetaData()
+    sa.Table("users", md, sa.Column("id", sa.Integer, primary_key=True))  # for the foreign key only
+    _seeks(md).create(conn)
+
+
 # Ordered: migration n (1-based) brings the schema from version n-1 to n. Never edit a released one;
 # add a new function at the end.
 MIGRATIONS: tuple[Callable[[Connection], None], ...] = (
@@ -232,6 +270,7 @@ MIGRATIONS: tuple[Callable[[Connection], None], ...] = (
     _m3_invitations,
     _m4_accounts,
     _m5_clocks,
+    _m6_seeks,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

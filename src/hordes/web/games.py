@@ -130,10 +130,16 @@ class GameService:
         user: int | None = None,
         rated: bool = False,
         clock: clocks.TimeControl | None = None,
+        opponent_user: int | None = None,
+        paired: bool = False,
+        conn: sa.Connection | None = None,
     ) -> Created:
         """Create a game; validates the variant, FEN, seats and level before anything is stored.
         `user`: the creator's account (None: anonymous); `rated`: a game between two accounts;
-        `clock`: a time control (clocks.py), None for an untimed game."""
+        `clock`: a time control (clocks.py), None for an untimed game. `paired`: both people are
+        known now (an accepted lobby seek, seeks.py): both seats get their tokens at once and no
+        invitation, `opponent_user` is the other seat's account, and the game starts "playing".
+        `conn`: insert in this transaction (the seek's acceptance), else in one of its own."""
         v = web_variant(variant)
         try:
             board = Board(v, fen) if fen else Board(v)
@@ -154,18 +160,23 @@ class GameService:
         if creator not in (None, "white", "black"):
             raise GameError("creator must be white or black", code="bad_player")
         _check_rated(rated, user, white, black, creator)
+        if paired and (len({white, black}) != 1 or white != "human" or creator is None):
+            raise GameError("a paired game is between two people", code="bad_player")
+        if paired and rated and (opponent_user is None or opponent_user == user):
+            raise GameError("a rated game is between two different accounts", code="same_account")
         result, termination, winner = outcome_fields(board.outcome())
         humans = [side for side, kind in (("white", white), ("black", black)) if kind == "human"]
         # Two people: the creator's seat now, the friend's when the invitation is claimed.
-        invite = new_token() if len(humans) == 2 and creator is not None else None
+        invite = new_token() if len(humans) == 2 and creator is not None and not paired else None
         tokens = {side: new_token() for side in humans if invite is None or side == creator}
         status = "over" if termination else ("waiting" if invite else "playing")
         stamp = db.now()
         game_id = new_id()
         # A clock's first-move window starts when both seats are filled: now, or when the friend joins.
         timing = clocks.initial(clock, self.now_ms() if status == "playing" else None) if clock else None
-        with self.engine.begin() as conn:
-            conn.execute(
+        other = opponent_user if paired else None
+        with self._transaction(conn) as tx:
+            tx.execute(
                 db.games.insert().values(
                     **clocks.columns(clock, timing),
                     id=game_id,
@@ -180,8 +191,8 @@ class GameService:
                     black_token=tokens.get("black"),
                     creator=creator,
                     invite_token=invite,
-                    white_user=user if creator == "white" else None,
-                    black_user=user if creator == "black" else None,
+                    white_user=user if creator == "white" else other,
+                    black_user=user if creator == "black" else other,
                     rated=rated,
                     status=status,
                     result=result,
@@ -193,6 +204,15 @@ class GameService:
                 )
             )
         return Created(game_id, tokens, invite)
+
+    @contextmanager
+    def _transaction(self, conn: sa.Connection | None) -> Iterator[sa.Connection]:
+        """The caller's transaction, or a new one committed at the end of the block."""
+        if conn is not None:
+            yield conn
+            return
+        with self.engine.begin() as own:
+            yield own
 
     def row(self, game_id: str) -> sa.Row[Any]:
         if not isinstance(game_id, str) or not 1 <= len(game_id) <= 16:

@@ -82,6 +82,12 @@ _SESSION_DOC = (
     "a cookie jar and send it with later calls."
 )
 
+_SEEK_ID = [{"name": "seek_id", "in": "path", "required": True, "schema": {"type": "string"}}]
+_PLAYER_DOC = (
+    "Who is asking: the account of the session cookie, else the anonymous player token (the "
+    "`hordes_player` cookie, or the `X-Player-Token` header for clients without cookies)."
+)
+
 SCHEMAS: dict[str, Any] = {
     "Error": {
         "type": "object",
@@ -283,6 +289,54 @@ SCHEMAS: dict[str, Any] = {
             "result": {"type": "string"},
             "outcome": {"enum": ["win", "draw", "loss", None], "description": "for the player"},
             "reason": {"type": "string"},
+        },
+    },
+    # ----- lobby seeks (seeks.py, lobby.py) -----
+    "NewSeek": {
+        "type": "object",
+        "properties": {
+            "variant": {"type": "string", "default": "chess", "examples": ["orda", "hordes"]},
+            "clock": {
+                "description": "the time control, as for a new game; absent or null: untimed",
+                "oneOf": [
+                    _ref("ClockControl"),
+                    _ref("CorrespondenceControl"),
+                    {"type": "string"},
+                    {"type": "null"},
+                ],
+            },
+            "rated": {
+                "type": "boolean",
+                "default": False,
+                "description": "accounts only: 403 rated_needs_account for anonymous creators and accepters",
+            },
+            "color": {
+                "enum": ["white", "black", "random"],
+                "default": "random",
+                "description": "the creator's side; random is drawn when the seek is accepted",
+            },
+        },
+    },
+    "Seek": {
+        "type": "object",
+        "properties": {
+            "id": {"type": "string"},
+            "state": {"enum": ["open", "accepted", "cancelled", "expired"]},
+            "variant": {"type": "object", "description": "{slug, title}"},
+            "clock": {"type": ["object", "null"], "description": "{base, increment, label} or {days, label}"},
+            "rated": {"type": "boolean"},
+            "color": {"enum": ["white", "black", "random"]},
+            "creator": {
+                "type": "object",
+                "description": "{name (null: anonymous), rating, rating_text ('1500?' while provisional), "
+                "provisional} in the seek's variant",
+            },
+            "mine": {"type": "boolean", "description": "whether the asking client created it"},
+            "created_ms": {"type": "integer"},
+            "expires_ms": {"type": "integer", "description": "when it expires if nobody accepts it"},
+            "game_id": {"type": ["string", "null"], "description": "the game, once accepted"},
+            "seat": {"type": "string", "description": "creator only, once accepted: their colour"},
+            "token": {"type": "string", "description": "creator only, once accepted: their seat token"},
         },
     },
     "Evaluation": {
@@ -631,6 +685,66 @@ def _paths() -> dict[str, Any]:
                 },
             }
         },
+        "/api/seeks": {
+            "get": {
+                "summary": "The lobby's open seeks, oldest first",
+                "description": "Live changes come over the /ws/lobby websocket (docs/web.md). " + _PLAYER_DOC,
+                "responses": {"200": _ok("{seeks: [Seek]}", {"type": "object"})},
+            },
+            "post": {
+                "summary": "Offer a game in the lobby (a seek)",
+                "description": "At most 5 open seeks per creator, and one per set of settings (409). A "
+                "seek made by a browser whose lobby socket then closes expires a few seconds later; one "
+                "made by an API client that never opens the socket stays until it is cancelled. Any seek "
+                "expires an hour after it was made (a correspondence seek a week). " + _PLAYER_DOC,
+                "requestBody": _body(_ref("NewSeek")),
+                "responses": {
+                    "201": _ok("{seek: Seek, player_token (for a client seen for the first time)}"),
+                    **_ERRORS,
+                    "403": _ok("A rated seek without an account", _ref("Error")),
+                    "409": _ok("Too many open seeks, or one with these settings already", _ref("Error")),
+                    **_LIMITED,
+                },
+            },
+        },
+        "/api/seeks/{seek_id}": {
+            "get": {
+                "summary": "One seek; for its creator, once accepted, the game and their seat",
+                "description": "The creator of an accepted seek gets `game_id`, `seat`, `token` and `url` "
+                "(and the seat cookie), as accepting gives the accepter theirs. " + _PLAYER_DOC,
+                "parameters": _SEEK_ID,
+                "responses": {
+                    "200": _ok("The seek", _ref("Seek")),
+                    "404": _ok("No such seek", _ref("Error")),
+                },
+            },
+            "delete": {
+                "summary": "Cancel one's own open seek",
+                "parameters": _SEEK_ID,
+                "responses": {
+                    "200": _ok("{id, state: cancelled}", {"type": "object"}),
+                    "403": _ok("Not the creator's", _ref("Error")),
+                    "404": _ok("No such seek", _ref("Error")),
+                    "409": _ok("Not open any more", _ref("Error")),
+                },
+            },
+        },
+        "/api/seeks/{seek_id}/accept": {
+            "post": {
+                "summary": "Accept a seek: the game is made with both seats filled",
+                "description": "The answer is the accepter's seat, as for a new game (and its cookie). "
+                "Of two accepters racing exactly one wins; the other gets 409 seek_taken. Both players' "
+                "other open seeks are then cancelled. " + _PLAYER_DOC,
+                "parameters": _SEEK_ID,
+                "responses": {
+                    "200": _ok("{seek, id, seat, token, url, game}", {"type": "object"}),
+                    "403": _ok("One's own seek, or a rated seek without an account", _ref("Error")),
+                    "404": _ok("No such seek", _ref("Error")),
+                    "409": _ok("Accepted by someone else first, cancelled or expired", _ref("Error")),
+                    **_LIMITED,
+                },
+            }
+        },
         "/api/pgn/export": {
             "post": {
                 "summary": "Write a line as PGN",
@@ -661,7 +775,8 @@ def openapi_schema() -> dict[str, Any]:
             "title": "hordes web API",
             "version": __version__,
             "description": "Play and analyse asymmetric chess variants. Live games also have a websocket at "
-            "/ws/game/{game_id} (see docs/web.md for its messages). Errors are "
+            "/ws/game/{game_id}, and the lobby's seeks one at /ws/lobby (see docs/web.md for their "
+            "messages). Errors are "
             '{"error": code, "message": text} with a 4xx status.',
             "license": {"name": "GPL-3.0-or-later", "identifier": "GPL-3.0-or-later"},
         },

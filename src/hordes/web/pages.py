@@ -24,6 +24,7 @@ from hordes.web.clocks import CORRESPONDENCE_DAYS, PRESETS
 from hordes.web.common import MAX_BODY, SEAT_COOKIE, check_game_id, game_id_param, read_body
 from hordes.web.games import GameError, NotFound
 from hordes.web.howto import how_to
+from hordes.web.lobby import ensure_player
 from hordes.web.openapi import openapi_schema
 from hordes.web.pieces import piece_css, piece_svg
 from hordes.web.positions import variant_info
@@ -87,7 +88,9 @@ def _thumbnail(variant: Variant) -> str:
 async def lobby(request: Request) -> Response:
     recent = await run_in_threadpool(request.app.state.games.recent, 12)
     form = dict(request.query_params)  # /?variant=orda preselects a variant
-    return render(request, "lobby.html", variants=lobby_variants(), recent=recent, error=None, form=form)
+    response = render(request, "lobby.html", variants=lobby_variants(), recent=recent, error=None, form=form)
+    ensure_player(request, response)  # the lobby socket then knows this browser's seeks
+    return response
 
 
 async def lobby_create(request: Request) -> Response:

@@ -8,7 +8,7 @@ from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
-from hordes.web import account_views, api, pages
+from hordes.web import account_views, api, lobby, pages
 
 HERE = Path(__file__).parent
 STATIC_DIR = HERE / "static"
@@ -65,8 +65,15 @@ def routes() -> list[BaseRoute]:
         Route("/api/users/{username}", account_views.api_user, methods=["GET"]),
         Route("/api/users/{username}/games", account_views.api_user_games, methods=["GET"]),
         Route("/api/users/{username}/ratings", account_views.api_user_ratings, methods=["GET"]),
-        # ----- live games ------------------------------------------------------------------------
+        # open challenges in the lobby (seeks.py, lobby.py)
+        Route("/api/seeks", lobby.api_list_seeks, methods=["GET"]),
+        Route("/api/seeks", lobby.api_create_seek, methods=["POST"]),
+        Route("/api/seeks/{seek_id}", lobby.api_get_seek, methods=["GET"]),
+        Route("/api/seeks/{seek_id}", lobby.api_cancel_seek, methods=["DELETE"]),
+        Route("/api/seeks/{seek_id}/accept", lobby.api_accept_seek, methods=["POST"]),
+        # ----- live games and the lobby ------------------------------------------------------------
         WebSocketRoute("/ws/game/{game_id}", game_socket),
+        WebSocketRoute("/ws/lobby", lobby.lobby_socket),
         # ----- files -----------------------------------------------------------------------------
         Mount("/static", StaticFiles(directory=STATIC_DIR), name="static"),
         # chessgroundx's ES modules and CSS, as npm installed them (no bundler)

@@ -28,7 +28,7 @@ from hordes.notation.pgn import ChildNode, Game, GameNode
 from hordes.notation.san import san
 from hordes.web.errors import GameError, IllegalMove
 
-MAX_TREE_MOVES = 3000  # moves in one tree, all variations counted
+MAX_TREE_MOVES = 10_000  # moves in one tree, all variations counted (a 64 KB PGN holds about 9,400)
 # Variations inside variations: eight levels nest a request 28 deep, within common.MAX_DEPTH (32).
 MAX_VARIATION_DEPTH = 8
 MAX_COMMENT = 4000  # characters of one comment

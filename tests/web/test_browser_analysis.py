@@ -25,6 +25,7 @@ __all__ = ["browser"]  # the shared fixture, used by name
 
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
+STILL = "() => !window.hordesAnalysis.board.cg.state.animation.current"  # no piece moving (for a picture)
 
 
 @pytest.fixture(scope="module")
@@ -100,6 +101,7 @@ def test_p12_a_variation_keeps_the_old_line_with_bar_and_three_lines(
         page.click("#graph-run")
         page.wait_for_selector("#eval-graph svg")
         page.evaluate("() => window.scrollTo(0, 0)")
+        page.wait_for_function(STILL)
         page.screenshot(path=str(shots / "analysis-desktop.png"))
         page.click("#tree-promote")
         page.wait_for_function(
@@ -144,6 +146,7 @@ def test_p12_phone_layout_and_a_finished_games_judged_moves(browser: Any, base: 
         page.wait_for_function("() => document.querySelectorAll('#engine-lines li.pv-line').length === 3")
         width = page.evaluate("() => [document.documentElement.scrollWidth, window.innerWidth]")
         assert width[0] <= width[1], width
+        page.wait_for_function(STILL)
         page.screenshot(path=str(shots / "analysis-phone.png"), full_page=True)
         settle(context)
     finally:

@@ -171,13 +171,13 @@ function askEngine(node, view) {
   const ticket = ++engineTicket;
   clearTimeout(engineTimer);
   $('engine-depth').textContent = '';
-  if (node.engine && node.engine.lines && node.engine.lines.length >= lineCount()) {
-    showEngine(node, node.engine); // already known: no new search
-    return;
-  }
   $('engine-lines').innerHTML = '';
   if (!$('engine-on').checked) {
     $('engine-score').textContent = 'off';
+    return;
+  }
+  if (node.engine && node.engine.lines && node.engine.lines.length >= lineCount()) {
+    showEngine(node, node.engine); // already known: no new search
     return;
   }
   if (view.result !== '*') {

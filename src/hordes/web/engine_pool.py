@@ -91,14 +91,21 @@ def engine_move(
 
 
 def analyse(
-    variant: str, start_fen: str, moves: list[str], movetime: float, depth: int | None = None
+    variant: str,
+    start_fen: str,
+    moves: list[str],
+    movetime: float,
+    depth: int | None = None,
+    multipv: int = 1,
 ) -> dict[str, Any]:
-    """Evaluation of the position after `moves`, from White's point of view (runs in a worker)."""
+    """Evaluation of the position after `moves`, from White's point of view (runs in a worker):
+    line 1's score and moves at the top level, and all `multipv` lines, best first, in `lines`."""
     from hordes.engine.limits import Limits
-    from hordes.notation.san import variation_san
 
     board = _board(variant, start_fen, moves)
-    out: dict[str, Any] = {"cp": None, "mate": None, "depth": 0, "pv": [], "pv_san": "", "best": None}
+    out: dict[str, Any] = {
+        "cp": None, "mate": None, "depth": 0, "pv": [], "pv_san": "", "best": None, "lines": [],
+    }  # fmt: skip
     outcome = board.outcome()
     if outcome is not None:
         # A finished game: the result is the evaluation (the graph draws a won position at its edge).
@@ -107,22 +114,37 @@ def analyse(
         out["over"] = outcome.result()
         return out
     last = None
-    for info in _get_searcher().search(board, Limits(max_time=movetime, depth=depth)):  # a cap, not a target
+    limits = Limits(max_time=movetime, depth=depth, multipv=multipv)  # caps, not targets
+    for info in _get_searcher().search(board, limits):
         last = info
     if last is None:
         return out
-    sign = 1 if board.turn else -1
-    mate = last.mate
-    out.update(
-        cp=sign * last.cp,
-        mate=None if mate is None else sign * mate,
-        depth=last.depth,
-        pv=[board.uci(m) for m in last.pv],
-        pv_san=variation_san(board, last.pv) if last.pv else "",
-        best=board.uci(last.pv[0]) if last.pv else None,
-        nodes=last.nodes,
-    )
+    lines = [_line_view(board, line) for line in last.lines]
+    out.update(lines[0], depth=last.depth, nodes=last.nodes, lines=lines)
     return out
+
+
+def _line_view(board: Board, info: Any) -> dict[str, Any]:
+    """One engine line from White's point of view: score, moves in UCI and SAN, its depth."""
+    from hordes.notation.san import san, variation_san
+
+    sign = 1 if board.turn else -1
+    mate = info.mate
+    sans = []
+    for move in info.pv:
+        sans.append(san(board, move))
+        board.push(move)
+    for _ in info.pv:
+        board.pop()
+    return {
+        "cp": sign * info.cp,
+        "mate": None if mate is None else sign * mate,
+        "pv": [board.uci(m) for m in info.pv],
+        "pv_san": variation_san(board, info.pv) if info.pv else "",
+        "pv_sans": sans,
+        "best": board.uci(info.pv[0]) if info.pv else None,
+        "depth": info.depth,
+    }
 
 
 def _worker_start(parent_pid: int) -> None:
@@ -194,11 +216,13 @@ class EnginePool:
         movetime: float,
         depth: int | None = None,
         client: str | None = None,
+        multipv: int = 1,
     ) -> dict[str, Any]:
         """Raises EngineBusy past the analysis bounds (per `client` and in total)."""
         result: dict[str, Any] = await self._run(
-            ANALYSIS, analyse, variant, start_fen, moves, movetime, depth, client=client, seconds=movetime
-        )
+            ANALYSIS, analyse, variant, start_fen, moves, movetime, depth, multipv,
+            client=client, seconds=movetime,
+        )  # fmt: skip
         return result
 
     def _discard(self) -> None:

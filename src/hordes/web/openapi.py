@@ -341,16 +341,77 @@ SCHEMAS: dict[str, Any] = {
     },
     "Evaluation": {
         "type": "object",
-        "description": "White's point of view",
+        "description": "White's point of view; the top-level score and moves are line 1's",
+        "properties": {
+            "cp": {"type": ["integer", "null"]},
+            "mate": {"type": ["integer", "null"], "description": "moves to mate, positive when White mates"},
+            "depth": {"type": "integer"},
+            "best": {"type": ["string", "null"]},
+            "pv": {"type": "array", "items": {"type": "string"}},
+            "pv_san": {"type": "string"},
+            "lines": {
+                "type": "array",
+                "items": _ref("EngineLine"),
+                "description": "the `multipv` best lines, best first",
+            },
+        },
+    },
+    "EngineLine": {
+        "type": "object",
+        "description": "One MultiPV line, White's point of view",
         "properties": {
             "cp": {"type": ["integer", "null"]},
             "mate": {"type": ["integer", "null"]},
             "depth": {"type": "integer"},
             "best": {"type": ["string", "null"]},
-            "pv": {"type": "array", "items": {"type": "string"}},
-            "pv_san": {"type": "string"},
+            "pv": {"type": "array", "items": {"type": "string"}, "description": "UCI moves"},
+            "pv_sans": {"type": "array", "items": {"type": "string"}, "description": "the same in SAN"},
+            "pv_san": {"type": "string", "description": "numbered SAN text"},
         },
     },
+    "JudgedEvaluation": {
+        "type": "object",
+        "description": "The evaluation of the position after `ply` moves (White's point of view) and the "
+        "judgement of the move that led to it: lichess's thresholds, a drop of the mover's win "
+        "probability by 5 / 10 / 15 points (inaccuracy ?! / mistake ? / blunder ??), or a forced "
+        "mate allowed or let go (web/judgement.py)",
+        "properties": {
+            "ply": {"type": "integer"},
+            "cp": {"type": ["integer", "null"]},
+            "mate": {"type": ["integer", "null"]},
+            "best": {"type": ["string", "null"]},
+            "depth": {"type": "integer"},
+            "judgement": {"enum": ["inaccuracy", "mistake", "blunder", None]},
+        },
+    },
+    "TreeMove": {
+        "type": "object",
+        "description": "A move of the analysis tree. A line is a list of these; `variations` are the lines "
+        "that replace this move (alternatives from the same position), so `moves` of a tree is its main "
+        "line and the tree nests only as deep as its variations. Sent back, `san` and `fen` are "
+        "ignored; a bare UCI string is a move without comments. Bounds: 3000 moves, variations "
+        "nested 8 deep, comments of 4000 characters; a problem is reported with its place, e.g. "
+        "`moves[3].variations[0][1].uci`",
+        "required": ["uci"],
+        "properties": {
+            "uci": {"type": "string"},
+            "san": {"type": "string", "readOnly": True},
+            "fen": {"type": "string", "readOnly": True, "description": "the position after the move"},
+            "comment": {"type": "string", "description": "the comment after the move"},
+            "starting_comment": {
+                "type": "string",
+                "description": "the comment before the move (the first move of a variation)",
+            },
+            "nags": {"type": "array", "items": {"type": "integer", "minimum": 0, "maximum": 255}},
+            "variations": {"type": "array", "items": {"type": "array", "items": _ref("TreeMove")}},
+        },
+    },
+}
+
+_TREE_MOVES = {
+    "type": "array",
+    "items": {"oneOf": [_ref("TreeMove"), {"type": "string"}]},
+    "description": "the main line of the move tree (see TreeMove), or a single line of UCI moves",
 }
 
 
@@ -499,10 +560,19 @@ def _paths() -> dict[str, Any]:
         },
         "/api/games/{game_id}/evaluations": {
             "get": {
-                "summary": "Engine evaluation of every position of a finished game (for the graph)",
+                "summary": "Engine evaluation of every position of a finished game, each move judged",
                 "parameters": _GAME_ID,
                 "responses": {
-                    "200": _ok("Evaluations", {"type": "object"}),
+                    "200": _ok(
+                        "Evaluations",
+                        {
+                            "type": "object",
+                            "properties": {
+                                "id": {"type": "string"},
+                                "evaluations": {"type": "array", "items": _ref("JudgedEvaluation")},
+                            },
+                        },
+                    ),
                     "409": _ok("Still being played"),
                     **_ERRORS,
                     **_ENGINE,
@@ -521,29 +591,67 @@ def _paths() -> dict[str, Any]:
         },
         "/api/analysis": {
             "post": {
-                "summary": "Engine evaluation and best line of a position",
+                "summary": "The engine's best lines (MultiPV) of a position, with their evaluations",
+                "description": "Runs in the analysis class of the engine queue. `movetime` (0.05-5 s, "
+                "default 1) and `depth` are caps; the request costs `movetime` engine seconds of the "
+                "rate limit.",
                 "requestBody": _body(
-                    {**_LINE, "properties": {**_LINE["properties"], "movetime": {"type": "number"}}}
+                    {
+                        **_LINE,
+                        "properties": {
+                            **_LINE["properties"],
+                            "movetime": {"type": "number", "default": 1.0},
+                            "multipv": {"type": "integer", "minimum": 1, "maximum": 5, "default": 1},
+                            "depth": {"type": "integer", "minimum": 1, "maximum": 40},
+                        },
+                    }
                 ),
-                "responses": {"200": _ok("Evaluation", _ref("Evaluation")), **_ENGINE},
+                "responses": {
+                    "200": _ok("Evaluation", _ref("Evaluation")),
+                    "400": _ok("multipv or depth out of range, or another malformed field", _ref("Error")),
+                    **_ENGINE,
+                },
             }
         },
         "/api/analysis/line": {
             "post": {
-                "summary": "Evaluation of every position of a line (at most 300 moves)",
+                "summary": "Evaluation of every position of a line (at most 300 moves), each move judged",
                 "requestBody": _body(
                     {**_LINE, "properties": {**_LINE["properties"], "movetime": {"type": "number"}}}
                 ),
-                "responses": {"200": _ok("Evaluations", {"type": "object"}), **_ENGINE},
+                "responses": {
+                    "200": _ok(
+                        "Evaluations",
+                        {
+                            "type": "object",
+                            "properties": {
+                                "evaluations": {"type": "array", "items": _ref("JudgedEvaluation")}
+                            },
+                        },
+                    ),
+                    **_ENGINE,
+                },
             }
         },
         "/api/pgn/import": {
             "post": {
-                "summary": "Read a PGN game: variant, start position and moves",
+                "summary": "Read a PGN game: variant, start position, tags and the whole move tree",
                 "requestBody": _body({"type": "object", "properties": {"pgn": {"type": "string"}}}),
                 "responses": {
-                    "200": _ok("The game's line", {"type": "object"}),
-                    "400": _ok("Unreadable PGN"),
+                    "200": _ok(
+                        "The game's tree",
+                        {
+                            "type": "object",
+                            "properties": {
+                                "variant": {"type": "string"},
+                                "start_fen": {"type": "string"},
+                                "headers": {"type": "object", "additionalProperties": {"type": "string"}},
+                                "comment": {"type": "string", "description": "before the first move"},
+                                "moves": {"type": "array", "items": _ref("TreeMove")},
+                            },
+                        },
+                    ),
+                    "400": _ok("Unreadable PGN, or a tree past the bounds (tree_too_large)", _ref("Error")),
                     **_LIMITED,
                 },
             }
@@ -747,12 +855,16 @@ def _paths() -> dict[str, Any]:
         },
         "/api/pgn/export": {
             "post": {
-                "summary": "Write a line as PGN",
+                "summary": "Write a move tree (or a line) as PGN, variations and comments included",
+                "description": "Takes what /api/pgn/import returns (less the Variant, FEN and SetUp tags); "
+                "up to 64 KB, counted against the PGN rate limit.",
                 "requestBody": _body(
                     {
                         **_LINE,
                         "properties": {
                             **_LINE["properties"],
+                            "moves": _TREE_MOVES,
+                            "comment": {"type": "string", "description": "before the first move"},
                             "headers": {
                                 "type": "object",
                                 "additionalProperties": {"type": "string"},
@@ -762,7 +874,14 @@ def _paths() -> dict[str, Any]:
                         },
                     }
                 ),
-                "responses": {"200": _ok("PGN text in {pgn}", {"type": "object"})},
+                "responses": {
+                    "200": _ok("PGN text in {pgn}", {"type": "object"}),
+                    "400": _ok(
+                        "A malformed tree, naming the place (bad_tree, tree_too_large)", _ref("Error")
+                    ),
+                    "422": _ok("An illegal move in the tree, naming the place", _ref("Error")),
+                    **_LIMITED,
+                },
             }
         },
     }

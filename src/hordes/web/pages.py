@@ -191,6 +191,7 @@ async def analysis_page(request: Request) -> Response:
             "fen": state["start_fen"],
             "moves": [m["uci"] for m in state["moves"]],
             "game": game_id,
+            "over": state["status"] == "over",  # the page then shows the judged moves
         }
     variant = _variant_or_404(slug)
     return render(

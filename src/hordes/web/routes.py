@@ -8,7 +8,7 @@ from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
-from hordes.web import account_views, api, lobby, pages
+from hordes.web import account_views, analysis, api, lobby, pages
 
 HERE = Path(__file__).parent
 STATIC_DIR = HERE / "static"
@@ -51,11 +51,11 @@ def routes() -> list[BaseRoute]:
         Route("/api/games/{game_id}/claim", api.api_claim, methods=["POST"]),  # the opponent left
         Route("/api/games/{game_id}/pgn", api.api_pgn, methods=["GET"]),
         Route("/api/games/{game_id}/evaluations", api.api_evaluations, methods=["GET"]),
-        Route("/api/position", api.api_position, methods=["POST"]),
-        Route("/api/analysis", api.api_analysis, methods=["POST"]),
-        Route("/api/analysis/line", api.api_analysis_line, methods=["POST"]),
-        Route("/api/pgn/import", api.api_pgn_import, methods=["POST"]),
-        Route("/api/pgn/export", api.api_pgn_export, methods=["POST"]),
+        Route("/api/position", analysis.api_position, methods=["POST"]),
+        Route("/api/analysis", analysis.api_analysis, methods=["POST"]),
+        Route("/api/analysis/line", analysis.api_analysis_line, methods=["POST"]),
+        Route("/api/pgn/import", analysis.api_pgn_import, methods=["POST"]),
+        Route("/api/pgn/export", analysis.api_pgn_export, methods=["POST"]),
         # accounts (a session cookie) and players
         Route("/api/account", account_views.api_account, methods=["GET"]),
         Route("/api/account/signup", account_views.api_signup, methods=["POST"]),

@@ -1,7 +1,8 @@
 // The evaluation graph: White's advantage over the moves of a game, as an inline SVG.
 //
 // Centipawns are squashed into -1..1 (a win probability shape), so a mate or a won game sits at the
-// edge and small advantages stay visible. Clicking the graph jumps to that move.
+// edge and small advantages stay visible. Clicking the graph jumps to that move. A move the server
+// judged (judgement.py: inaccuracy, mistake, blunder) gets a dot of its colour at its position.
 
 const NS = 'http://www.w3.org/2000/svg';
 
@@ -53,6 +54,18 @@ export function drawGraph(container, evals, current, onClick) {
   line.setAttribute('points', pts.map(([px, py]) => `${px.toFixed(1)},${py.toFixed(1)}`).join(' '));
   line.setAttribute('class', 'eval-line');
   svg.appendChild(line);
+  for (const e of evals) {
+    if (!e.judgement) continue;
+    const dot = document.createElementNS(NS, 'circle');
+    dot.setAttribute('cx', x(e.ply).toFixed(1));
+    dot.setAttribute('cy', y(squash(e)).toFixed(1));
+    dot.setAttribute('r', e.judgement === 'blunder' ? 3.6 : 3);
+    dot.setAttribute('class', `eval-mark ${e.judgement}`);
+    const title = document.createElementNS(NS, 'title');
+    title.textContent = `${e.judgement} (move ${e.ply})`;
+    dot.appendChild(title);
+    svg.appendChild(dot);
+  }
   if (current !== null && current !== undefined) {
     const cur = document.createElementNS(NS, 'line');
     cur.setAttribute('x1', x(current));

@@ -68,7 +68,7 @@ def seated(browser: Any, base: str, variant: str, fen: str = "") -> tuple[Any, A
     page = context.new_page()
     page.goto(game["url"])
     page.wait_for_function("() => window.hordesGame && window.hordesGame.state.seat === 'white'")
-    page.wait_for_function("() => window.hordesGame.board.movable")
+    page.wait_for_function("() => window.hordesGame.board.movable || window.hordesGame.state.turn === 'black'")
     return context, page, problems, game
 
 
@@ -181,6 +181,40 @@ def test_p8_the_mute_switch_is_remembered(browser: Any, base: str) -> None:
         wait_ply(page, 2)
         page.wait_for_function("() => import('/static/sounds.js').then((m) => m.played.length > 1)")
         assert page.evaluate(sounds) == ["move-muted", "move"]
+        settle(context)
+    finally:
+        context.close()
+    assert not problems, problems
+
+
+def test_p10_a_move_that_loses_by_repetition_asks_first(browser: Any, base: str) -> None:
+    context, page, problems, game = seated(browser, base, "hordes", "k7/8/8/8/8/8/1B6/K7 b - - 0 1")
+    try:
+        tokens = [game["black"], game["token"]]
+        for ply in range(7):  # both sides change shape back and forth: White's next change repeats
+            api_move(base, game["id"], tokens[ply % 2], "a8a8" if ply % 2 == 0 else "a1a1")
+        wait_ply(page, 7)
+        page.wait_for_function("() => window.hordesGame.board.movable")
+        assert page.evaluate("window.hordesGame.state.repetition_losing") == ["a1a1"]
+        questions: list[str] = []
+
+        def answer(dialog: Any, accept: bool) -> None:
+            questions.append(dialog.message)
+            dialog.accept() if accept else dialog.dismiss()
+
+        page.once("dialog", lambda d: answer(d, False))
+        click(page, "a1")
+        click(page, "a1")
+        page.locator("#chooser .choice").click()
+        page.wait_for_function("() => window.hordesGame.board.movable")  # declined: still our move
+        assert "loses" in questions[0] and page.evaluate("window.hordesGame.state.ply") == 7
+        page.once("dialog", lambda d: answer(d, True))
+        click(page, "b2")  # start a fresh selection, then change shape again
+        click(page, "a1")
+        click(page, "a1")
+        page.locator("#chooser .choice").click()
+        state = wait_ply(page, 8)
+        assert len(questions) == 2 and state["termination"] == "repetition loss" and state["winner"] == "black"
         settle(context)
     finally:
         context.close()

@@ -18,6 +18,7 @@ import pytest
 
 from hordes import load_variant
 from hordes.core.compiled import compiled
+from tests.web.live_server import server
 
 # test_browser's guard decides: its import skips this module, or fails it in CI, without the browser.
 from tests.web.test_browser import (
@@ -31,7 +32,6 @@ from tests.web.test_browser import (
     wait_ply,
     watch,
 )
-from tests.web.live_server import server
 
 __all__ = ["browser"]  # the shared fixture, used by name
 
@@ -55,7 +55,9 @@ def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
-def seated(browser: Any, base: str, variant: str, fen: str = "") -> tuple[Any, Any, list[str], dict[str, Any]]:
+def seated(
+    browser: Any, base: str, variant: str, fen: str = ""
+) -> tuple[Any, Any, list[str], dict[str, Any]]:
     """A friend game whose White plays in a new browser page (from the seat link) and whose Black
     moves through the API: (context, page, problems, the created game with Black's token)."""
     body = {"variant": variant, "opponent": "friend", "color": "white"}
@@ -68,12 +70,14 @@ def seated(browser: Any, base: str, variant: str, fen: str = "") -> tuple[Any, A
     page = context.new_page()
     page.goto(game["url"])
     page.wait_for_function("() => window.hordesGame && window.hordesGame.state.seat === 'white'")
-    page.wait_for_function("() => window.hordesGame.board.movable || window.hordesGame.state.turn === 'black'")
+    page.wait_for_function(
+        "() => window.hordesGame.board.movable || window.hordesGame.state.turn === 'black'"
+    )
     return context, page, problems, game
 
 
 def test_p10_a_magnet_held_piece_shows_its_marker(browser: Any, base: str, shots: Path) -> None:
-    context, page, problems, game = seated(browser, base, "hordes", HELD)
+    context, page, problems, _game = seated(browser, base, "hordes", HELD)
     try:
         marker = page.locator(".board-marks .mark.magnet-held")
         assert marker.count() == 1 and marker.get_attribute("data-square") == "e4"
@@ -125,7 +129,9 @@ def test_p8_a_premove_is_played_when_the_turn_comes(browser: Any, base: str) -> 
                 f"() => window.hordesGame.board.premoves.dests({{role: '{role}', color: 'white'}}, '{square}')"
             )
             assert sorted(dests) == expected, letter
-        pawn = page.evaluate("() => window.hordesGame.board.premoves.dests({role: 'p-piece', color: 'white'}, 'd2')")
+        pawn = page.evaluate(
+            "() => window.hordesGame.board.premoves.dests({role: 'p-piece', color: 'white'}, 'd2')"
+        )
         assert sorted(pawn) == ["c3", "d3", "d4", "e3"]  # the double step too
         click(page, "e2")
         click(page, "e4")
@@ -214,7 +220,9 @@ def test_p10_a_move_that_loses_by_repetition_asks_first(browser: Any, base: str)
         click(page, "a1")
         page.locator("#chooser .choice").click()
         state = wait_ply(page, 8)
-        assert len(questions) == 2 and state["termination"] == "repetition loss" and state["winner"] == "black"
+        assert (
+            len(questions) == 2 and state["termination"] == "repetition loss" and state["winner"] == "black"
+        )
         settle(context)
     finally:
         context.close()

@@ -40,6 +40,8 @@ export class BoardMarks {
     const held = this._heldAt(key);
     this.selected = held ? key : null;
     this._draw();
+    const wins = (this.view && this.view.campmate_wins && this.view.campmate_wins[key]) || [];
+    if (wins.length) return { shapes: [], text: `A step to ${wins.join(' or ')} wins at once (campmate).` };
     if (!held) return { shapes: [], text: '' };
     const shapes = held.closed.map((c) => ({
       orig: key,

@@ -158,6 +158,11 @@ def test_p8_a_premove_is_played_when_the_turn_comes(browser: Any, base: str) -> 
         page.wait_for_function("() => !!window.hordesGame.board.cg.state.premovable.current")
         page.mouse.click(*square_center(page, "h5"), button="right")
         page.wait_for_function("() => !window.hordesGame.board.cg.state.premovable.current")
+        drag(page, "f1", "c4")  # and so does a click on an empty square
+        page.wait_for_function("() => !!window.hordesGame.board.cg.state.premovable.current")
+        click(page, "h5")
+        page.wait_for_function("() => !window.hordesGame.board.cg.state.premovable.current")
+        assert page.evaluate("window.hordesGame.state.ply") == 5
         played = page.evaluate(sounds)
         assert "move" in played and "capture" in played, played  # e5xd4 was a capture
         settle(context)

@@ -52,6 +52,7 @@ from hordes.web.errors import NotFound as NotFound
 from hordes.web.positions import (
     color_name,
     describe_end,
+    no_moves,
     outcome_fields,
     position_view,
     side_name,
@@ -380,10 +381,10 @@ class GameService:
         object with the same attributes)."""
         view = position_view(board)
         if row.status == "waiting":  # nobody moves before the friend has joined
-            view.update(dests={}, promotions={}, transforms={}, pulls=[])
+            view.update(no_moves())
         if row.status in ("over", "aborted"):
             # Resignation and agreement are not positions: the stored result is the truth.
-            view.update(dests={}, promotions={}, transforms={}, pulls=[])
+            view.update(no_moves())
             view["result"] = row.result
             view["termination"] = row.termination
             view["winner"] = side_name(row.winner)

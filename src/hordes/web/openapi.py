@@ -197,6 +197,28 @@ SCHEMAS: dict[str, Any] = {
             },
             "transforms": {"type": "object", "description": "square -> letter the piece may change into"},
             "pulls": {"type": "array", "items": {"type": "object"}, "description": "{magnet, from, to}"},
+            "repetition_losing": {
+                "type": "array",
+                "items": {"type": "string"},
+                "description": "UCI moves that would lose at once by repetition (repetition: loss)",
+            },
+            "campmate_wins": {
+                "type": "object",
+                "additionalProperties": {"type": "array", "items": {"type": "string"}},
+                "description": "from -> to-squares of the moves that win at once by campmate",
+            },
+            "held": {
+                "type": "array",
+                "items": {"type": "object"},
+                "description": "pieces of either side held by an enemy restricting piece (a magnet): "
+                "{square, by: [restrictor squares], closed: [{step: [dx, dy], toward, squares}]}, "
+                "`squares` being what the piece would reach that way if the direction were open",
+            },
+            "last_move_facts": {
+                "type": ["object", "null"],
+                "description": "the last move: {capture, changed_sides: null or {square, piece, color}} "
+                "(a capturer that changed sides, as Andernach captures do)",
+            },
             "check": {
                 "type": "array",
                 "items": {"type": "string"},

@@ -11,9 +11,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from hordes import Board, Color, Move, Outcome, Termination, Variant
+from hordes import Board, Color, Outcome, Termination, Variant
+from hordes.core import movegen
 from hordes.core.geometry import FILE_LETTERS
 from hordes.core.rules import side_index
+from hordes.web import marks
 
 # Sentence fragments for the end of a game: "White wins by checkmate", "Draw by stalemate".
 REASONS: dict[str, str] = {
@@ -99,6 +101,7 @@ def variant_info(variant: Variant) -> dict[str, Any]:
         # 0-based ranks where a royal piece of that colour wins by campmate
         "campmate": {"white": list(camp.ranks[0]), "black": list(camp.ranks[1])} if camp else None,
         "royal_roles": sorted({role_of(p.letter) for p in variant.pieces if p.royal}),
+        "movement": marks.movement(variant),  # for premoves (static/premove.js)
     }
 
 
@@ -116,8 +119,8 @@ def position_view(board: Board) -> dict[str, Any]:
     transforms: dict[str, str] = {}
     legal: set[tuple[int, int]] = set()
     outcome = board.outcome()
-    # (a comprehension, not list(): list() would ask len() first and generate the moves twice)
-    moves: list[Move] = [] if outcome is not None else [m for m in board.legal_moves]
+    ints = [] if outcome is not None else movegen.generate_legal(board)
+    moves = [board.int_to_move(m) for m in ints]
     for m in moves:
         frm, to = name(m.from_square), name(m.to_square)
         if m.from_square == m.to_square:
@@ -137,6 +140,7 @@ def position_view(board: Board) -> dict[str, Any]:
         if not m.promotion and key in promotions and "" not in promotions[key]:
             promotions[key].append("")
     result, termination, winner = outcome_fields(outcome)
+    losing, winning = marks.immediate_results(board, ints)
     return {
         "fen": board.fen(),
         "turn": color_name(board.turn),
@@ -144,6 +148,10 @@ def position_view(board: Board) -> dict[str, Any]:
         "promotions": promotions,
         "transforms": transforms,
         "pulls": _pulls(board, legal),
+        "repetition_losing": losing,  # moves that would lose at once by repetition (to confirm)
+        "campmate_wins": winning,  # {from: [to]}: steps that win at once by campmate
+        "held": marks.held_pieces(board),  # pieces held by an enemy magnet, their closed directions
+        "last_move_facts": marks.last_move(board),  # capture? did the capturer change sides?
         # marked at checkmate too: the final position of a mated game shows its king in check
         "check": royal_squares(board) if board.is_check() else [],
         "result": result,
@@ -151,6 +159,15 @@ def position_view(board: Board) -> dict[str, Any]:
         "winner": side_name(winner),
         "reason": describe_end(termination, winner),
     }
+
+
+def no_moves() -> dict[str, Any]:
+    """The keys of a position view that offer moves, empty: for a game nobody may move in (not
+    started yet, or over), as view.update(no_moves())."""
+    return {
+        "dests": {}, "promotions": {}, "transforms": {}, "pulls": [],
+        "repetition_losing": [], "campmate_wins": {},
+    }  # fmt: skip
 
 
 def royal_squares(board: Board) -> list[str]:

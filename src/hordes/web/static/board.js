@@ -11,8 +11,14 @@
 //     showing the new shape confirms it; the move is the square twice (`c3c3`);
 //   - a pull with a magnet: select the magnet, the pieces it can pull are circled with an arrow
 //     to where they would land; click one of them.
+// With `premoves` (the game page), a move can be set while the opponent is to move (premove.js).
+// Marks for rules one cannot see (magnet-held pieces, campmate wins, a change of sides) come from the
+// position view (marks.js); a move that loses by repetition is confirmed first if `confirmMove` is
+// given (the game page).
 
 import { Chessground } from '/vendor/chessgroundx/chessground.js';
+import { BoardMarks } from './marks.js';
+import { Premoves } from './premove.js';
 
 const roleOf = (letter) => letter.toLowerCase().replace('+', 'p') + '-piece';
 // Whether a move's SAN says that it gives check (or mate).
@@ -20,10 +26,15 @@ export const givesCheck = (san) => /[+#]$/.test(san || '');
 export const uciSuffix = (letter) => (letter ? letter.toLowerCase().replace('+', '') : '');
 
 export class VariantBoard {
-  constructor(element, variant, { orientation = 'white', onMove = () => {}, chooser, hint } = {}) {
+  constructor(element, variant, { orientation = 'white', onMove = () => {}, chooser, hint, premoves = false, confirmMove = null, notify = null } = {}) {
     this.element = element;
     this.variant = variant;
     this.onMove = onMove;
+    this.confirmMove = confirmMove;
+    this.notify = notify || ((text) => this._hint({ text }));
+    this.marks = new BoardMarks(this);
+    this.markShapes = [];
+    this.lastMove = null;
     this.chooserEl = chooser;
     this.hintEl = hint;
     this.view = null;
@@ -40,7 +51,7 @@ export class VariantBoard {
       dimensions: { width: variant.cols, height: variant.rows },
       kingRoles: variant.royal_roles,
       autoCastle: true,
-      movable: { free: false, color: undefined, showDests: true, events: { after: (o, d) => this._after(o, d) } },
+      movable: { free: false, color: undefined, showDests: true, events: { after: (o, d, meta) => this._after(o, d, meta) } },
       premovable: { enabled: false },
       draggable: { enabled: true, showGhost: true },
       highlight: { lastMove: true, check: true },
@@ -48,32 +59,66 @@ export class VariantBoard {
       drawable: { enabled: true, visible: true },
       // chessgroundx rebuilds the board's DOM on a full redraw (a flip; formerly every window resize),
       // which threw away the campmate bands drawn into it: `insert` runs after each rebuild.
-      events: { select: (key) => this._select(key), insert: (elements) => this._markCampmate(elements.container) },
+      events: {
+        select: (key) => this._select(key),
+        insert: (elements) => {
+          this._markCampmate(elements.container);
+          this.marks.attach(elements.container);
+        },
+      },
     });
+    this.premoves = premoves ? new Premoves(this) : null;
     // No redrawAll on window resize: chessgroundx watches the board's size itself (a ResizeObserver)
     // and only recomputes its bounds, keeping the DOM (and the bands) in place.
   }
 
-  // Show a position; `movable` lets the user move the side to move's pieces (and, for pulls, any piece).
-  set(view, { movable = false, lastMove = null } = {}) {
+  // Show a position; `movable` lets the user move the side to move's pieces (and, for pulls, any piece);
+  // `premovable` (a colour) lets that side set a premove while it is not to move (`premoves` option).
+  set(view, { movable = false, lastMove = null, premovable = false } = {}) {
     this.view = view;
+    this.lastMove = lastMove;
     this.movable = movable && Object.keys(view.dests || {}).length + Object.keys(view.transforms || {}).length > 0;
     const dests = new Map();
     if (this.movable) for (const [from, tos] of Object.entries(view.dests)) dests.set(from, tos);
     this.closeChooser();
     this.pullShapes = [];
+    this.markShapes = [];
     this.lastClicked = null;
+    // the side that may premove: the player's colour while the opponent is to move
+    const waiting = !this.movable && premovable && this.premoves ? premovable : undefined;
     this.cg.set({
       fen: view.fen,
       turnColor: view.turn,
       // the server's royal squares, or `true`: chessgroundx marks the side to move's royal pieces
       check: view.check === true || (view.check && view.check.length ? view.check : false),
       lastMove: lastMove && lastMove.length ? lastMove : undefined,
-      movable: { color: this.movable ? 'both' : undefined, dests },
+      movable: { color: this.movable ? 'both' : waiting, dests },
     });
     this.cg.selectSquare(null);
+    this.marks.render(view);
     this._shapes();
     this._hint(null);
+    if (this.premoves) this.premoves.afterSet(this.movable, !!waiting);
+  }
+
+  // A move made on the board goes to `onMove`, unless it loses by repetition and the player (asked
+  // by `confirmMove`) does not want it; a premove that would lose so is dropped without asking.
+  _emit(uci, premove = false) {
+    const view = this.view;
+    if (this.confirmMove && (view.repetition_losing || []).includes(uci)) {
+      if (premove || !this.confirmMove(uci)) {
+        if (premove) this.notify(`Premove ${uci} dropped: it would lose by repetition.`);
+        this.set(view, { movable: true, lastMove: this.lastMove });
+        return;
+      }
+    }
+    this.onMove(uci);
+    // the mover may premove at once, before the server's answer arrives (premove.js)
+    if (this.premoves) this.cg.set({ movable: { color: view.turn, dests: new Map() } });
+  }
+
+  _premoveChanged() {
+    this.cg.state.dom.redraw();
   }
 
   setOrientation(color) {
@@ -91,27 +136,41 @@ export class VariantBoard {
   }
 
   _shapes() {
-    this.cg.setAutoShapes([...this.extraShapes, ...this.pullShapes]);
+    this.cg.setAutoShapes([...this.extraShapes, ...this.pullShapes, ...this.markShapes]);
   }
 
-  _after(orig, dest) {
+  _after(orig, dest, meta = {}) {
     const view = this.view;
     const choices = view && view.promotions ? view.promotions[orig + dest] : null;
+    if (choices && choices.length && meta.premove) {
+      // a premove promotes to the first choice (as lichess's auto-queen)
+      const letter = choices.find((c) => c) || '';
+      this._emit(orig + dest + uciSuffix(letter), true);
+      return;
+    }
     if (choices && choices.length) {
       this.choose(
         choices.map((letter) => ({ letter, color: view.turn, label: letter ? this._name(letter) : 'no promotion' })),
         dest,
-        (letter) => this.onMove(orig + dest + uciSuffix(letter)),
+        (letter) => this._emit(orig + dest + uciSuffix(letter)),
         () => this.set(view, { movable: true, lastMove: this.cg.state.lastMove }),
       );
       return;
     }
-    this.onMove(orig + dest);
+    this._emit(orig + dest, !!meta.premove);
   }
 
   _select(key) {
     const view = this.view;
-    if (!view || !this.movable) return;
+    if (!view) return;
+    // A piece held by an enemy magnet: its closed directions, for anyone who clicks it.
+    const held = this.marks.select(key);
+    this.markShapes = held.shapes;
+    this._shapes();
+    if (!this.movable) {
+      this._hint(held.text ? { text: held.text } : null);
+      return;
+    }
     // chessgroundx calls `select` a moment after it has handled the click (the selection is already
     // updated then), so the square clicked before is remembered here.
     const previous = this.lastClicked;
@@ -123,7 +182,7 @@ export class VariantBoard {
       this.cg.move(pull.from, pull.to);
       this.pullShapes = [];
       this._shapes();
-      this.onMove(pull.from + pull.to);
+      this._emit(pull.from + pull.to);
       return;
     }
     // Clicking the selected piece again: change its shape, if it can.
@@ -139,7 +198,7 @@ export class VariantBoard {
       { orig: p.from, dest: p.to, brush: 'paleBlue' },
     ]);
     this._shapes();
-    const parts = [];
+    const parts = held.text ? [held.text] : [];
     if (pulls.length) parts.push(`Magnet: click a circled piece to pull it (${pulls.length} possible).`);
     if (view.transforms && view.transforms[key]) {
       parts.push(`Click the piece again to change it into a ${this._name(view.transforms[key])}.`);
@@ -155,7 +214,7 @@ export class VariantBoard {
     this.choose(
       [{ letter, color, label: `change into ${this._name(letter)}` }],
       key,
-      () => this.onMove(key + key),
+      () => this._emit(key + key),
       () => this.cg.selectSquare(null),
     );
   }

@@ -2,45 +2,15 @@
 // which side's clock runs; between events the page counts the running side down from the moment the
 // event arrived, so the shown time is never ahead of the server's. Low time (under 10 s, or under a
 // tenth of the starting time) is marked with a class and, for one's own clock, a short tone made with
-// the Web Audio API (no sound files), unless the mute switch, remembered in localStorage, is on.
+// the Web Audio API (sounds.js: no sound files), unless the mute switch, remembered in localStorage, is on.
 
-const MUTE_KEY = 'hordes-muted';
+import { muted, play, setMuted } from './sounds.js';
+
+export { muted, setMuted }; // the mute switch lives with the other sounds (sounds.js)
 const LOW_MS = 10000;
 
-export function muted() {
-  try {
-    return localStorage.getItem(MUTE_KEY) === '1';
-  } catch {
-    return false;
-  }
-}
-
-export function setMuted(on) {
-  try {
-    localStorage.setItem(MUTE_KEY, on ? '1' : '0');
-  } catch {
-    /* private mode: the switch lasts for this page only */
-  }
-}
-
-let audio = null;
-
-export function beep(frequency = 880, seconds = 0.15) {
-  if (muted()) return;
-  try {
-    audio = audio || new AudioContext();
-    if (audio.state === 'suspended') audio.resume();
-    const osc = audio.createOscillator();
-    const gain = audio.createGain();
-    osc.frequency.value = frequency;
-    gain.gain.setValueAtTime(0.15, audio.currentTime);
-    gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + seconds);
-    osc.connect(gain).connect(audio.destination);
-    osc.start();
-    osc.stop(audio.currentTime + seconds);
-  } catch {
-    /* no audio here: the low-time colour still shows */
-  }
+export function beep() {
+  play('low');
 }
 
 export function formatClock(ms, days) {

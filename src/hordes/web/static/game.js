@@ -7,7 +7,9 @@
 
 import { VariantBoard, flash, givesCheck, moveShape, renderMoves } from './board.js';
 import { drawGraph } from './evalgraph.js';
-import { Clocks, beep, muted, setMuted } from './clock.js';
+import { Clocks, muted, setMuted } from './clock.js';
+import { confirmRepetition, sideChangeNotice } from './marks.js';
+import { play, playMove } from './sounds.js';
 
 const $ = (id) => document.getElementById(id);
 let game = JSON.parse($('game-state').textContent);
@@ -23,6 +25,9 @@ const board = new VariantBoard($('board'), game.variant, {
   onMove: sendMove,
   chooser: $('chooser'),
   hint: $('hint'),
+  premoves: true,
+  confirmMove: confirmRepetition,
+  notify: (text) => flash($('flash'), text, 'info'),
 });
 const clocks = new Clocks({ top: $('clock-top'), bottom: $('clock-bottom') }, game.seat);
 let presence = game.presence || null; // each seat's connection (clock games), for abandonment claims
@@ -51,7 +56,8 @@ function lastMoveAt(ply) {
 
 function show(ply) {
   viewing = Math.max(0, Math.min(game.ply, ply));
-  board.set(positionAt(viewing), { movable: canMove(), lastMove: lastMoveAt(viewing) });
+  const premovable = game.status === 'playing' && viewing === game.ply ? game.seat : null; // premove.js
+  board.set(positionAt(viewing), { movable: canMove(), lastMove: lastMoveAt(viewing), premovable });
   renderMoves($('moves'), game.moves, viewing, game.start_fen, show);
   $('fen').value = positionAt(viewing).fen;
   if (evaluations) {
@@ -222,6 +228,8 @@ function receive(msg) {
     pending = false;
     render();
     show(atEnd ? game.ply : viewing);
+    playMove(msg);
+    if (sideChangeNotice(msg, game.variant)) flash($('flash'), sideChangeNotice(msg, game.variant), 'info');
   } else if (msg.type === 'presence') {
     presence = presence || {};
     presence[msg.seat] = { online: msg.online, claim_at: msg.claim_at };
@@ -230,7 +238,7 @@ function receive(msg) {
     const wasPlaying = game.status === 'playing';
     const { type, id, ...rest } = msg;
     Object.assign(game, rest);
-    if (wasPlaying && game.status !== 'playing' && game.seat) beep(game.winner === game.seat ? 990 : 440, 0.3);
+    if (wasPlaying && game.status !== 'playing') play('end');
     render();
     show(viewing === game.ply ? game.ply : viewing);
   } else if (msg.type === 'error') {

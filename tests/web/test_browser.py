@@ -56,11 +56,32 @@ def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield url
 
 
+# Every wait in the browser tests is for a state; this bound is only the safety net that ends a
+# wait that will never be met. Playwright's own 30 s is too short for a search-backed state on a
+# loaded 2-core machine (an analysis test once waited longer for its three engine lines).
+WAIT_LIMIT_MS = 90_000
+
+
+class _Browser:
+    """The launched browser, whose new contexts wait up to WAIT_LIMIT_MS."""
+
+    def __init__(self, browser: Any) -> None:
+        self._browser = browser
+
+    def new_context(self, **options: Any) -> Any:
+        context = self._browser.new_context(**options)
+        context.set_default_timeout(WAIT_LIMIT_MS)
+        return context
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._browser, name)
+
+
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     with sync_api.sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
+        yield _Browser(b)
         b.close()
 
 

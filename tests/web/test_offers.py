@@ -4,6 +4,7 @@ leaves the game as it was. Clocks run on an injected clock (no test waits for ti
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -12,12 +13,14 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
+from hordes.web import offers
 from hordes.web.timeouts import ManualClock
 from tests.web.clocked import advance, clock_game, timed_client
 from tests.web.conftest import create, friend_game
 from tests.web.test_ratings import account, fast, rated_game
+from tests.web.test_snapshots import busy_switching, mismatches
 
-__all__ = ["fast"]  # the cheaper-argon2 fixture, used by name
+__all__ = ["busy_switching", "fast"]  # fixtures, used by name
 
 
 def state(client: TestClient, game_id: str, token: str | None = None) -> dict[str, Any]:
@@ -197,8 +200,6 @@ def test_p7_an_engine_move_searched_before_a_takeback_is_dropped(client: TestCli
     g = svc.create("chess", white="human", black="engine", level=1, creator="white")
     w = g.tokens["white"]
     svc.move(g.id, w, "e2e4")
-    from hordes.web import offers
-
     svc.engine_move(g.id, 1, "e7e5", ["e2e4"])
     offers.takeback(svc, g.id, w, "offer")  # accepted at once: back to ply 0
     svc.move(g.id, w, "d2d4")
@@ -371,3 +372,39 @@ def test_p7_every_request_and_answer_reaches_the_other_side(client: TestClient) 
             "token" not in ev for ev in news
         )  # the new seats' tokens are never broadcast
         assert ws_w.receive_json()["type"] == "ack"
+
+
+# ----- reading a game while takebacks rewrite its moves -----------------------------------------------
+def test_p7_reads_during_takebacks_are_one_snapshot(client: TestClient, busy_switching: None) -> None:
+    """A takeback deletes moves and a new move replaces them at the same ply: a read never mixes the
+    row of one line with the moves of another (test_snapshots' check, on a game that is rewound)."""
+    svc = client.app.state.games  # type: ignore[attr-defined]
+    g, w, b = friend_game(client)
+    reads: list[dict[str, Any]] = []
+    errors: list[BaseException] = []
+
+    def writer() -> None:
+        try:
+            for i in range(30):
+                svc.move(g, w, ("e2e4", "d2d4", "c2c4")[i % 3])  # a different line each time
+                offers.takeback(svc, g, w, "offer")
+                offers.takeback(svc, g, b, "accept")
+        except BaseException as exc:
+            errors.append(exc)
+
+    def reader() -> None:
+        try:
+            for _ in range(100):
+                reads.append(svc.state(g))
+        except BaseException as exc:
+            errors.append(exc)
+
+    threads = [threading.Thread(target=writer)] + [threading.Thread(target=reader) for _ in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(120)
+    assert not errors, errors
+    bad = [(r["ply"], wrong) for r in reads if (wrong := mismatches(r))]
+    assert bad == [], f"{len(bad)} of {len(reads)} reads mixed two lines: {bad[:3]}"
+    assert svc.state(g)["takebacks_allowed"] and svc.row(g).takebacks == 30

@@ -1,4 +1,5 @@
-"""The game service: create games, validate and store moves, resign, draw offers, seat tokens.
+"""The game service: create games, validate and store moves, resign, draw offers, seat tokens
+(takeback, rematch and abort are in offers.py).
 
 Everything here is synchronous and talks to the database through SQLAlchemy Core; the web layer
 (live.py) runs these calls in a thread and holds a per-game lock around them, so two moves of one
@@ -16,7 +17,7 @@ creator's page can show the invitation again; they protect casual games, not mon
 A game's board is rebuilt from the start FEN and the stored moves (`_board`), and kept in a small
 cache keyed by game id and checked against the stored ply count on every use. Every read is one
 snapshot: the game row and the moves below its ply are read together (`_snapshot`; stored moves
-never change, so they agree with the row whatever is written meanwhile), and a cached board is used
+change only by a takeback, which the row counts, so they agree with the row), and a cached board is used
 only under its lock, which readers and writers alike hold, so nobody sees it half-way through a move.
 """
 

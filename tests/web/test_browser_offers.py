@@ -69,11 +69,6 @@ def play(mover: Any, watcher: Any, frm: str, to: str) -> None:
     wait_ply(watcher, ply + 1)
 
 
-def board_fen(page: Any) -> str:
-    fen: str = page.evaluate("() => window.hordesGame.board.cg.getFen()")
-    return fen
-
-
 def test_p7_rematch_takes_both_browsers_to_the_new_game_with_colours_swapped(browser: Any, base: str) -> None:
     first, second, a, b, game = seated_pair(browser, base, DESKTOP)
     problems = watch(first) + watch(second)
@@ -116,7 +111,12 @@ def test_p7_takeback_asked_in_one_browser_is_answered_in_the_other(
     problems = watch(first) + watch(second)
     try:
         play(a, b, "e2", "e4")
+        assert b.locator("#abort").is_visible() and a.locator("#takeback").is_visible()
+        assert b.locator("#takeback").is_hidden()  # Black has no move to take back yet
         play(b, a, "e7", "e5")
+        for pg in (a, b):  # both sides have moved: no abort any more, resign instead
+            pg.wait_for_function("() => document.querySelector('#abort').hidden")
+            assert pg.locator("#resign").is_visible()
         a.click("#takeback")  # White's e4 and Black's reply would go back: Black declines
         b.wait_for_function("() => !document.querySelector('#offer-prompt').hidden")
         assert b.locator("#offer-text").inner_text() == "Your opponent asks to take back a move."
@@ -142,6 +142,11 @@ def test_p7_takeback_asked_in_one_browser_is_answered_in_the_other(
             assert pg.locator("#moves").inner_text().count("e5") == 0
         play(b, a, "d7", "d5")  # the game goes on from there
         assert [m["san"] for m in a.evaluate("window.hordesGame.state.moves")] == ["e4", "d5"]
+        # against the engine there is no draw offer to make
+        engine = api_post(base, "/api/games", {"variant": "chess", "opponent": "engine", "level": 1})
+        a.goto(engine["url"])
+        a.wait_for_function("() => window.hordesGame && window.hordesGame.state.seat === 'white'")
+        assert a.locator("#offer-draw").is_hidden() and a.locator("#abort").is_visible()
         settle(first)
         settle(second)
     finally:

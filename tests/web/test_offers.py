@@ -14,6 +14,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from hordes.web import offers
+from hordes.web.ratelimit import Rule
 from hordes.web.timeouts import ManualClock
 from tests.web.clocked import advance, clock_game, timed_client
 from tests.web.conftest import create, friend_game
@@ -283,6 +284,22 @@ def test_p7_an_engine_games_rematch_starts_at_once(client: TestClient) -> None:
     s = wait_for(client, ev["rematch"], lambda s: s["ply"] == 1, ev["token"])  # the engine, White, moved
     assert s["seat"] == "black" and s["players"]["white"] == {"kind": "engine", "level": 2, "user": None}
     assert s["turn"] == "black" and s["rated"] is False
+
+
+def test_p7_rematches_count_against_the_game_creation_limit(client: TestClient) -> None:
+    """Resigning and replaying the engine must not create games faster than the lobby allows."""
+    client.app.state.limiter.rules["create"] = Rule(2, 1e-6, "games", "creating games")  # type: ignore[attr-defined]
+    g = create(client, variant="chess", opponent="engine", color="white", level=1)
+    ok(client, g["id"], "resign", g["token"])
+    ev = ok(client, g["id"], "rematch", g["token"], action="offer")  # the second game: allowed
+    client.cookies.clear()
+    ok(client, ev["rematch"], "resign", ev["token"])
+    refused(client, ev["rematch"], "rematch", ev["token"], 429, "rate_limited", action="offer")
+    with connect(client, ev["rematch"], ev["token"]) as ws:
+        ws.receive_json()
+        ws.send_json({"type": "rematch", "action": "offer", "ref": 1})
+        assert ws.receive_json()["error"] == "rate_limited"
+    assert state(client, ev["rematch"])["rematch"] is None
 
 
 def test_p7_a_rated_rematch_stays_rated_between_the_same_accounts(fast: Any, client: TestClient) -> None:

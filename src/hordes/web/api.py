@@ -218,7 +218,7 @@ async def api_rematch(request: Request) -> Response:
     game_id = game_id_param(request)
     body = await json_body(request)
     token = seat_token(request, game_id, body)
-    event = await live(request).offer(game_id, token, "rematch", body.get("action"))
+    event = await live(request).offer(game_id, token, "rematch", body.get("action"), request)
     if event["action"] != "accept":
         return JSONResponse(event)
     return await _with_rematch_seat(request, game_id, token, event)

@@ -42,6 +42,7 @@ from typing import Any
 
 import anyio
 from starlette.concurrency import run_in_threadpool
+from starlette.requests import HTTPConnection
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from hordes.web import clocks, offers
@@ -49,6 +50,7 @@ from hordes.web.common import MAX_BODY, check_token, game_id_param, parse_json_o
 from hordes.web.engine_pool import EnginePool
 from hordes.web.games import GameError, GameService, Joined, NotFound, TimeUp
 from hordes.web.origins import same_origin
+from hordes.web.ratelimit import RateLimited, rate_limit
 from hordes.web.timeouts import Clock, SystemClock, Timeouts
 
 log = logging.getLogger("hordes.web")
@@ -119,12 +121,23 @@ class Live:
         assert event is not None
         return event
 
-    async def offer(self, game_id: str, token: str | None, kind: object, action: object) -> dict[str, Any]:
+    async def offer(
+        self,
+        game_id: str,
+        token: str | None,
+        kind: object,
+        action: object,
+        conn: HTTPConnection | None = None,
+    ) -> dict[str, Any]:
         """A takeback or rematch request or answer (offers.py). A rematch that is created starts:
-        its engine's first move, its first-move window."""
+        its engine's first move, its first-move window. `conn`: the request or websocket, whose
+        client a rematch offer or accept charges as creating a game (resigning and replaying against
+        the engine would otherwise create games past the lobby's limit)."""
         machines = {"takeback": offers.takeback, "rematch": offers.rematch}
         if kind not in machines:
             raise GameError("the offer must be a takeback or a rematch", code="bad_request")
+        if conn is not None and kind == "rematch" and action in ("offer", "accept"):
+            rate_limit(conn, "create")
         event = await self.act(game_id, machines[str(kind)], self.service, game_id, token, action)
         assert event is not None
         if kind == "rematch" and event["action"] == "accept":
@@ -372,7 +385,7 @@ class Live:
                 event = await self.claim(game_id, token, msg.get("outcome"))
                 await _send(ws, {"type": "ack", "ref": ref, "ply": event["ply"]})
             elif kind in ("takeback", "rematch"):
-                event = await self.offer(game_id, token, kind, msg.get("action"))
+                event = await self.offer(game_id, token, kind, msg.get("action"), ws)
                 await _send(ws, {"type": "ack", "ref": ref, "ply": event["ply"]})
             elif kind == "abort":
                 event = await self.abort(game_id, token)
@@ -390,6 +403,8 @@ class Live:
                 )
         except GameError as exc:
             await _send(ws, {"type": "error", "ref": ref, **exc.as_dict()})
+        except RateLimited as exc:
+            await _send(ws, {"type": "error", "ref": ref, "error": exc.code, "message": exc.message})
 
 
 async def _refuse(ws: WebSocket, code: int, error: str, message: str) -> None:

@@ -541,6 +541,7 @@ def _paths() -> dict[str, Any]:
                         _ref("Error"),
                     ),
                     **_ERRORS,
+                    **_LIMITED,  # an offer or accept counts as creating a game
                     "403": _SEAT["403"],
                 },
             },

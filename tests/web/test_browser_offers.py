@@ -61,12 +61,13 @@ def seated_pair(
 
 
 def play(mover: Any, watcher: Any, frm: str, to: str) -> None:
-    """A move made on `mover`'s board, once `watcher` has it too."""
+    """A move made on `mover`'s board, once both pages have it."""
     ply = mover.evaluate("window.hordesGame.state.ply")
     mover.wait_for_function("() => window.hordesGame.board.movable")
     click(mover, frm)
     click(mover, to)
     wait_ply(watcher, ply + 1)
+    wait_ply(mover, ply + 1)
 
 
 def test_p7_rematch_takes_both_browsers_to_the_new_game_with_colours_swapped(browser: Any, base: str) -> None:
@@ -82,8 +83,8 @@ def test_p7_rematch_takes_both_browsers_to_the_new_game_with_colours_swapped(bro
         a.click("#rematch")
         b.wait_for_function("() => !document.querySelector('#offer-prompt').hidden")
         assert b.locator("#offer-text").inner_text() == "Your opponent offers a rematch."
-        assert a.locator("#rematch").inner_text() == "Cancel rematch"
-        assert "You offered a rematch." in a.locator("#offer-line").inner_text()
+        a.wait_for_function("() => document.querySelector('#rematch').textContent === 'Cancel rematch'")
+        assert a.locator("#offer-line").inner_text() == "You offered a rematch."
         b.click("#offer-accept")
         old = game["id"]
         for pg, seat in ((a, "black"), (b, "white")):

@@ -1,5 +1,5 @@
-"""The JSON API of games: create, read, move, resign, draw, claim, PGN, evaluations (the analysis
-board's positions, engine lines and PGN trees are analysis.py's).
+"""The JSON API of games: create, read, move, resign, draw, claim, takeback, rematch, abort, PGN,
+evaluations (the analysis board's positions, engine lines and PGN trees are analysis.py's).
 
 Every handler answers errors as `{"error": "<code>", "message": "<what is wrong>"}` with a 4xx
 status, and changes nothing when it refuses. The OpenAPI description of all of this is in openapi.py.
@@ -14,6 +14,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 
+from hordes.web import offers
 from hordes.web.accounts import viewer
 from hordes.web.analysis import MAX_EVAL_LINE, evaluate_positions, white_first
 from hordes.web.clocks import MIN_BASE, form_clock, parse_clock
@@ -189,6 +190,56 @@ async def api_claim(request: Request) -> Response:
     body = await json_body(request)
     event = await live(request).claim(game_id, seat_token(request, game_id, body), body.get("outcome"))
     return JSONResponse(event)
+
+
+async def api_takeback(request: Request) -> Response:
+    """{"action": "offer"|"accept"|"decline"|"cancel"}: ask to take back your last move, or answer."""
+    game_id = game_id_param(request)
+    body = await json_body(request)
+    token = seat_token(request, game_id, body)
+    return JSONResponse(await live(request).offer(game_id, token, "takeback", body.get("action")))
+
+
+async def api_rematch(request: Request) -> Response:
+    """{"action": ...} after the game: offer, accept, decline or cancel a rematch. The answer that
+    creates it carries your seat in the new game (`seat`, `token`, `url`) and sets its cookie."""
+    game_id = game_id_param(request)
+    body = await json_body(request)
+    token = seat_token(request, game_id, body)
+    event = await live(request).offer(game_id, token, "rematch", body.get("action"), request)
+    if event["action"] != "accept":
+        return JSONResponse(event)
+    return await _with_rematch_seat(request, game_id, token, event)
+
+
+async def api_rematch_seat(request: Request) -> Response:
+    """The rematch of a game; for one of its players, once created, their seat in it (the page reads
+    this when the websocket says the rematch exists; its cookie is set here)."""
+    game_id = game_id_param(request)
+    return await _with_rematch_seat(request, game_id, seat_token(request, game_id), {})
+
+
+async def _with_rematch_seat(
+    request: Request, game_id: str, token: str | None, out: dict[str, Any]
+) -> Response:
+    games = request.app.state.games
+    seat = await run_in_threadpool(offers.rematch_seat, games, game_id, token)
+    new_token = seat.pop("token", None)
+    out = {**out, **seat} if out else seat
+    if new_token:
+        out.update(token=new_token, url=seat_url(request, seat["rematch"], new_token))
+    response = JSONResponse(out)
+    if new_token:
+        set_seat_cookie(response, seat["rematch"], new_token)
+    return response
+
+
+async def api_abort(request: Request) -> Response:
+    """End the game without a result, before both sides have moved."""
+    game_id = game_id_param(request)
+    raw = await read_body(request)
+    body = parse_json_object(raw) if raw.strip() else {}
+    return JSONResponse(await live(request).abort(game_id, seat_token(request, game_id, body)))
 
 
 async def api_pgn(request: Request) -> Response:

@@ -23,6 +23,7 @@ turn started: the server never counts down, it works time out from timestamps.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -226,6 +227,20 @@ def after_move(
         left = max(0, state.of(mover) - max(0, used)) + tc.inc_ms
     white, black = (left, state.black_ms) if mover == 0 else (state.white_ms, left)
     return ClockState(white, black, now_ms), left
+
+
+def rewound(
+    tc: TimeControl, state: ClockState, kept: Sequence[tuple[int, int | None]], now_ms: int
+) -> ClockState:
+    """The clocks after a takeback that keeps the moves `kept` ((mover, clock_ms) each, oldest first):
+    each side gets back the time stored with its last kept move (its full time if it has none), and
+    the turn starts again now; a clock not yet started stays so."""
+    left = {0: tc.period_ms, 1: tc.period_ms}
+    for mover, clock_ms in kept:
+        if clock_ms is not None:
+            left[mover] = int(clock_ms)
+    started = None if state.turn_started_ms is None else now_ms
+    return ClockState(left[0], left[1], started)
 
 
 def view(

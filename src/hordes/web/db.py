@@ -179,6 +179,15 @@ site_secrets = _site_secrets(metadata)
 games.append_column(sa.Column("white_user", sa.Integer, nullable=True))
 games.append_column(sa.Column("black_user", sa.Integer, nullable=True))
 games.append_column(sa.Column("rated", sa.Boolean, nullable=False, server_default=sa.false()))
+# ----- migration _m6_offers (issue 14, point 7; offers.py): takeback and rematch offers ----------------
+games.append_column(sa.Column("takeback_by", sa.Integer, nullable=True))  # the side asking; NULL: none
+games.append_column(sa.Column("takeback_ply", sa.Integer, nullable=True))  # the game's ply when asked
+games.append_column(sa.Column("takeback_declined_ply", sa.Integer, nullable=True))  # no new ask at this ply
+games.append_column(sa.Column("takebacks", sa.Integer, nullable=False, server_default="0"))  # rewinds so far
+games.append_column(sa.Column("rematch_by", sa.Integer, nullable=True))  # the side offering a rematch
+games.append_column(sa.Column("rematch_declined", sa.Boolean, nullable=False, server_default=sa.false()))
+games.append_column(sa.Column("rematch_id", sa.String(16), nullable=True, unique=True))  # the next game
+games.append_column(sa.Column("rematch_of", sa.String(16), nullable=True))  # the game this one replays
 
 
 # ----- open challenges in the lobby (migration 6, _m6_seeks; seeks.py) -------------------------------
@@ -262,6 +271,18 @@ def _m6_seeks(conn: Connection) -> None:
     _seeks(md).create(conn)
 
 
+def _m7_offers(conn: Connection) -> None:
+    for column, kind in (
+        ("takeback_by", "INTEGER"), ("takeback_ply", "INTEGER"), ("takeback_declined_ply", "INTEGER"),
+        ("takebacks", "INTEGER NOT NULL DEFAULT 0"), ("rematch_by", "INTEGER"),
+        ("rematch_declined", "BOOLEAN NOT NULL DEFAULT FALSE"), ("rematch_id", "VARCHAR(16)"),
+        ("rematch_of", "VARCHAR(16)"),
+    ):  # fmt: skip
+        conn.execute(sa.text(f"ALTER TABLE games ADD COLUMN {column} {kind}"))
+    # One rematch per game, even when two processes accept at once (NULLs do not collide).
+    conn.execute(sa.text("CREATE UNIQUE INDEX ix_games_rematch_id ON games (rematch_id)"))
+
+
 # Ordered: migration n (1-based) brings the schema from version n-1 to n. Never edit a released one;
 # add a new function at the end.
 MIGRATIONS: tuple[Callable[[Connection], None], ...] = (
@@ -271,6 +292,7 @@ MIGRATIONS: tuple[Callable[[Connection], None], ...] = (
     _m4_accounts,
     _m5_clocks,
     _m6_seeks,
+    _m7_offers,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -1,4 +1,5 @@
-"""The game service: create games, validate and store moves, resign, draw offers, seat tokens.
+"""The game service: create games, validate and store moves, resign, draw offers, seat tokens
+(takeback, rematch and abort are in offers.py).
 
 Everything here is synchronous and talks to the database through SQLAlchemy Core; the web layer
 (live.py) runs these calls in a thread and holds a per-game lock around them, so two moves of one
@@ -16,7 +17,7 @@ creator's page can show the invitation again; they protect casual games, not mon
 A game's board is rebuilt from the start FEN and the stored moves (`_board`), and kept in a small
 cache keyed by game id and checked against the stored ply count on every use. Every read is one
 snapshot: the game row and the moves below its ply are read together (`_snapshot`; stored moves
-never change, so they agree with the row whatever is written meanwhile), and a cached board is used
+change only by a takeback, which the row counts, so they agree with the row), and a cached board is used
 only under its lock, which readers and writers alike hold, so nobody sees it half-way through a move.
 """
 
@@ -41,7 +42,7 @@ from sqlalchemy.exc import IntegrityError
 from hordes import Board, HordesError
 from hordes.notation.pgn import Game, write_game
 from hordes.notation.san import san
-from hordes.web import clocks, db, players
+from hordes.web import clocks, db, offers, players
 
 # The errors live in their own module; they are re-exported here, where callers have always found them.
 from hordes.web.errors import Conflict as Conflict
@@ -94,6 +95,7 @@ class _Cached:
 
     board: Board | None = None
     lock: threading.RLock = field(default_factory=threading.RLock)
+    line: int = 0  # the game's takebacks when the board was built: a rewound game is another line
 
 
 class TimeUp(Conflict):
@@ -225,16 +227,20 @@ class GameService:
         return row
 
     def _snapshot(self, game_id: str) -> tuple[sa.Row[Any], list[sa.Row[Any]]]:
-        """The game row and its moves as of that row: those below its ply, read in the same
-        transaction. A move is stored with the row's new ply in one transaction and never changes
-        after, so these agree with each other even while the game goes on."""
+        """The game row and its moves as of that row: those below its ply. A move is stored with the
+        row's new ply in one transaction; only a takeback removes moves (and counts itself in the
+        row), so when no takeback came between the two reads they agree, else both are read again."""
         if not isinstance(game_id, str) or not 1 <= len(game_id) <= 16:
             raise NotFound(f"no game {game_id!r}")
         with self.engine.connect() as conn:
-            row = conn.execute(sa.select(db.games).where(db.games.c.id == game_id)).first()
-            if row is None:
-                raise NotFound(f"no game {game_id!r}")
-            return row, self._moves(game_id, row.ply, conn)
+            for attempt in range(100):  # each retry means a takeback came in between: they are rare
+                found = conn.execute(sa.select(db.games).where(db.games.c.id == game_id)).first()
+                if found is None:
+                    raise NotFound(f"no game {game_id!r}")
+                row, moves = found, self._moves(game_id, found.ply, conn)
+                if attempt == 99 or offers.same_line(conn, row):
+                    break
+            return row, moves
 
     def _moves(self, game_id: str, below: int, conn: sa.Connection | None = None) -> list[sa.Row[Any]]:
         """The stored moves of plies 0 .. below-1."""
@@ -257,14 +263,15 @@ class GameService:
             self._boards.move_to_end(row.id)
             while len(self._boards) > self.cache_size:
                 self._boards.popitem(last=False)
+        line = offers.line_of(row)
         with entry.lock:
             board = entry.board
-            if board is None or len(board.move_stack) != row.ply:
+            if board is None or len(board.move_stack) != row.ply or entry.line != line:
                 board = Board(stored_variant(row.variant), row.start_fen)
                 for m in moves if moves is not None else self._moves(row.id, row.ply):
                     board.push_uci(m.uci)
-                if entry.board is None or len(entry.board.move_stack) < row.ply:
-                    entry.board = board  # never replace a newer board with an older one
+                if entry.board is None or (entry.line, len(entry.board.move_stack)) < (line, row.ply):
+                    entry.board, entry.line = board, line  # never replace a newer board with an older one
             yield board
 
     def _forget(self, game_id: str) -> None:
@@ -404,6 +411,7 @@ class GameService:
                 row.status == "playing", self.now_ms(),
             ),
         )  # fmt: skip
+        view.update(offers.view(row))  # takeback and rematch offers, abort
         return view
 
     # ----- moves --------------------------------------------------------------------------------
@@ -421,12 +429,17 @@ class GameService:
             )
         return self._play(row, seat, uci, expected_ply)
 
-    def engine_move(self, game_id: str, expected_ply: int, uci: str) -> dict[str, Any] | None:
-        """Store the engine's move if the game is still where the engine saw it (else drop it)."""
+    def engine_move(
+        self, game_id: str, expected_ply: int, uci: str, seen: Sequence[str] | None = None
+    ) -> dict[str, Any] | None:
+        """Store the engine's move if the game is still where the engine saw it (else drop it).
+        `seen`: the moves it searched after; a takeback and a new move make the same ply another line."""
         row = self.row(game_id)
         with self._board(row) as board:
             side = "white" if board.turn else "black"
             if row.status != "playing" or row.ply != expected_ply or getattr(row, side) != "engine":
+                return None
+            if seen is not None and [board.uci(m) for m in board.move_stack] != list(seen):
                 return None
             return self._play(row, side, uci, expected_ply)
 
@@ -525,6 +538,7 @@ class GameService:
                 "termination": termination,
                 "winner": winner,
                 "draw_offer": None,  # a move declines a pending offer
+                **offers.CLEARED_BY_MOVE,  # and cancels a takeback request
                 "updated_at": stamp,
             }
             with self.engine.begin() as conn:

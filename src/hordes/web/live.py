@@ -11,10 +11,15 @@ Websocket protocol (JSON text frames, each at most 16 KB):
   client -> server  {"type": "move", "uci": "e2e4", "ply": 12, "ref": 7}   ply and ref are optional
                     {"type": "resign"} | {"type": "draw", "action": "offer"|"accept"|"decline"}
                     {"type": "claim", "outcome": "win"|"draw"}   after the opponent left (clock games)
+                    {"type": "takeback"|"rematch", "action": "offer"|"accept"|"decline"|"cancel"}
+                    {"type": "abort"}   before both sides have moved
                     {"type": "sync"} (send the whole game again) | {"type": "ping"}
   server -> client  {"type": "game", ...}     the whole game, on connect and on "sync"
                     {"type": "move", ...}     a stored move, with the new position's legal moves
                     {"type": "status", ...}   resignation, draw offer or agreement, flag, abort
+                    {"type": "offer", "kind": "takeback"|"rematch", "action": ..., "by": "white", ...}
+                                              a request or its answer (offers.py), with the status:
+                                              a takeback's lower ply, a rematch's new id ("rematch")
                     {"type": "presence", "seat": "black", "online": false, "claim_at": ms}
                     {"type": "ack", "ref": 7, "ply": 13}     to the sender, after the change is stored
                     {"type": "error", "error": "illegal_move", "message": "...", "ref": 7}
@@ -37,13 +42,15 @@ from typing import Any
 
 import anyio
 from starlette.concurrency import run_in_threadpool
+from starlette.requests import HTTPConnection
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
-from hordes.web import clocks
+from hordes.web import clocks, offers
 from hordes.web.common import MAX_BODY, check_token, game_id_param, parse_json_object, seat_token
 from hordes.web.engine_pool import EnginePool
 from hordes.web.games import GameError, GameService, Joined, NotFound, TimeUp
 from hordes.web.origins import same_origin
+from hordes.web.ratelimit import RateLimited, rate_limit
 from hordes.web.timeouts import Clock, SystemClock, Timeouts
 
 log = logging.getLogger("hordes.web")
@@ -111,6 +118,36 @@ class Live:
 
     async def draw(self, game_id: str, token: str | None, action: object) -> dict[str, Any]:
         event = await self.act(game_id, self.service.draw, game_id, token, action)
+        assert event is not None
+        return event
+
+    async def offer(
+        self,
+        game_id: str,
+        token: str | None,
+        kind: object,
+        action: object,
+        conn: HTTPConnection | None = None,
+    ) -> dict[str, Any]:
+        """A takeback or rematch request or answer (offers.py). A rematch that is created starts:
+        its engine's first move, its first-move window. `conn`: the request or websocket, whose
+        client a rematch offer or accept charges as creating a game (resigning and replaying against
+        the engine would otherwise create games past the lobby's limit)."""
+        machines = {"takeback": offers.takeback, "rematch": offers.rematch}
+        if kind not in machines:
+            raise GameError("the offer must be a takeback or a rematch", code="bad_request")
+        if conn is not None and kind == "rematch" and action in ("offer", "accept"):
+            rate_limit(conn, "create")
+        event = await self.act(game_id, machines[str(kind)], self.service, game_id, token, action)
+        assert event is not None
+        if kind == "rematch" and event["action"] == "accept":
+            new_id = event["rematch"]
+            self.schedule_engine(new_id)
+            self.timeouts.arm(new_id, await run_in_threadpool(self.service.deadline, new_id))
+        return event
+
+    async def abort(self, game_id: str, token: str | None) -> dict[str, Any]:
+        event = await self.act(game_id, offers.abort, self.service, game_id, token)
         assert event is not None
         return event
 
@@ -235,7 +272,9 @@ class Live:
                 )
                 if uci is None:
                     return
-                await self.act(game_id, self.service.engine_move, game_id, ply, uci)
+                played = await self.act(game_id, self.service.engine_move, game_id, ply, uci, moves)
+                if played is None:
+                    continue  # the game went on without this move (a takeback): look at it again
                 return
             except asyncio.CancelledError:
                 raise
@@ -345,6 +384,12 @@ class Live:
             elif kind == "claim":
                 event = await self.claim(game_id, token, msg.get("outcome"))
                 await _send(ws, {"type": "ack", "ref": ref, "ply": event["ply"]})
+            elif kind in ("takeback", "rematch"):
+                event = await self.offer(game_id, token, kind, msg.get("action"), ws)
+                await _send(ws, {"type": "ack", "ref": ref, "ply": event["ply"]})
+            elif kind == "abort":
+                event = await self.abort(game_id, token)
+                await _send(ws, {"type": "ack", "ref": ref, "ply": event["ply"]})
             elif kind == "sync":
                 state = await run_in_threadpool(self.service.state, game_id, token)
                 await _send(ws, {"type": "game", **state, "presence": self.presence(game_id)})
@@ -352,11 +397,14 @@ class Live:
                 await _send(ws, {"type": "pong", "ref": ref})
             else:
                 raise GameError(
-                    f"unknown message type {kind!r}; expected move, resign, draw, claim, sync or ping",
+                    f"unknown message type {kind!r}; expected move, resign, draw, claim, takeback, rematch, "
+                    "abort, sync or ping",
                     code="bad_message",
                 )
         except GameError as exc:
             await _send(ws, {"type": "error", "ref": ref, **exc.as_dict()})
+        except RateLimited as exc:
+            await _send(ws, {"type": "error", "ref": ref, "error": exc.code, "message": exc.message})
 
 
 async def _refuse(ws: WebSocket, code: int, error: str, message: str) -> None:

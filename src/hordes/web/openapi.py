@@ -249,7 +249,68 @@ SCHEMAS: dict[str, Any] = {
                     "last_move": {"type": "array", "items": {"type": "string"}},
                 },
             },
+            _ref("Offers"),
         ]
+    },
+    # ----- takeback, rematch, abort (offers.py) -----
+    "Offers": {
+        "type": "object",
+        "description": "The offers part of every game state and event.",
+        "properties": {
+            "takeback_offer": {"enum": ["white", "black", None], "description": "who asks, while played"},
+            "takeback_declined": {
+                "type": "boolean",
+                "description": "a takeback was declined since the last move: none may be asked until one",
+            },
+            "takebacks_allowed": {"type": "boolean", "description": "while played, in casual games"},
+            "can_abort": {"type": "boolean", "description": "while played, before both sides have moved"},
+            "rematch_offer": {"enum": ["white", "black", None], "description": "who offers, once over"},
+            "rematch_declined": {"type": "boolean", "description": "declined: no rematch of this game"},
+            "rematch": {"type": ["string", "null"], "description": "the id of this game's rematch"},
+            "rematch_of": {"type": ["string", "null"], "description": "the game this one replays"},
+        },
+    },
+    "OfferAction": {
+        "type": "object",
+        "required": ["action"],
+        "properties": {
+            "action": {
+                "enum": ["offer", "accept", "decline", "cancel"],
+                "description": "offer (an offer crossing the opponent's accepts it), accept or decline the "
+                "opponent's, cancel your own",
+            },
+            "token": {"type": "string"},
+        },
+    },
+    "OfferEvent": {
+        "description": 'Also broadcast on the game\'s websocket as {"type": "offer", ...}.',
+        "allOf": [
+            _ref("Position"),
+            _ref("Offers"),
+            {
+                "type": "object",
+                "properties": {
+                    "type": {"const": "offer"},
+                    "kind": {"enum": ["takeback", "rematch"]},
+                    "action": {"enum": ["offer", "accept", "decline", "cancel"]},
+                    "by": {"enum": ["white", "black"], "description": "who acted (the engine accepts)"},
+                    "plies": {"type": "integer", "description": "an accepted takeback: plies taken back"},
+                    "ply": {"type": "integer"},
+                },
+            },
+        ],
+    },
+    "RematchSeat": {
+        "type": "object",
+        "properties": {
+            "id": {"type": "string", "description": "the old game"},
+            "rematch": {"type": ["string", "null"], "description": "the new game, once created"},
+            "rematch_offer": {"enum": ["white", "black", None]},
+            "rematch_declined": {"type": "boolean"},
+            "seat": {"enum": ["white", "black"], "description": "your seat in the new game (players only)"},
+            "token": {"type": "string", "description": "its secret (players only)"},
+            "url": {"type": "string", "description": "your seat link in the new game (players only)"},
+        },
     },
     "MoveEvent": {
         "allOf": [
@@ -568,6 +629,74 @@ def _paths() -> dict[str, Any]:
                         "The opponent is connected or left less than 20 s ago, not a clock game, or over",
                         _ref("Error"),
                     ),
+                    **_ERRORS,
+                    "403": _SEAT["403"],
+                },
+            }
+        },
+        "/api/games/{game_id}/takeback": {
+            "post": {
+                "summary": "Ask to take back your last move, or answer the opponent's request",
+                "description": "While the game is played, in casual games. Accepting takes back the asker's "
+                "last move and the opponent's reply if it came (the asker is then to move) and gives each "
+                "clock the time stored with its side's last remaining move. Against the engine a request "
+                "is accepted at once. A move cancels a pending request; after a decline none may be asked "
+                "until the next move. " + _TOKEN_DOC,
+                "parameters": _GAME_ID,
+                "requestBody": _body(_ref("OfferAction")),
+                "responses": {
+                    "200": _ok("The request or answer, with the game's new status", _ref("OfferEvent")),
+                    "409": _ok(
+                        "Not allowed in this state: already asked (already_offered), your own request "
+                        "(own_offer), none to answer (no_offer), declined since the last move "
+                        "(takeback_declined), nothing to take back, a rated game (no_takebacks), or over",
+                        _ref("Error"),
+                    ),
+                    **_ERRORS,
+                    "403": _SEAT["403"],
+                },
+            }
+        },
+        "/api/games/{game_id}/rematch": {
+            "post": {
+                "summary": "Offer, accept, decline or cancel a rematch once the game is over",
+                "description": "The rematch swaps colours and keeps the variant, start position, clock, "
+                "rated flag and engine level; against the engine an offer starts it at once. The answer "
+                "that creates it carries your seat in the new game and sets its cookie; the opponent "
+                "learns the new id from the websocket and reads their seat with GET. A declined offer "
+                "cannot be made again. " + _TOKEN_DOC,
+                "parameters": _GAME_ID,
+                "requestBody": _body(_ref("OfferAction")),
+                "responses": {
+                    "200": _ok(
+                        "The offer or answer; with `rematch`, `seat`, `token` and `url` once created",
+                        _ref("OfferEvent"),
+                    ),
+                    "409": _ok(
+                        "Not over yet (game_not_over), already offered, your own offer, none to answer, "
+                        "declined (rematch_declined) or already created (rematch_exists)",
+                        _ref("Error"),
+                    ),
+                    **_ERRORS,
+                    **_LIMITED,  # an offer or accept counts as creating a game
+                    "403": _SEAT["403"],
+                },
+            },
+            "get": {
+                "summary": "The game's rematch: the offer, the new game and, for a player, their seat in it",
+                "description": "Sets the new game's seat cookie for a player of this game. " + _TOKEN_DOC,
+                "parameters": _GAME_ID,
+                "responses": {"200": _ok("The rematch", _ref("RematchSeat")), **_ERRORS},
+            },
+        },
+        "/api/games/{game_id}/abort": {
+            "post": {
+                "summary": "Abort the game before both sides have moved (no result, not rated)",
+                "description": _TOKEN_DOC,
+                "parameters": _GAME_ID,
+                "responses": {
+                    "200": _ok("The game's new status (`by`: who aborted)", {"type": "object"}),
+                    "409": _ok("Both sides have moved (too_late), or the game is over", _ref("Error")),
                     **_ERRORS,
                     "403": _SEAT["403"],
                 },

@@ -56,6 +56,8 @@ def describe_end(termination: str | None, winner: int | None) -> str:
         return ""
     if termination == "aborted":
         return "Game aborted (a side did not make its first move in time)"
+    if termination.startswith("aborted by "):  # a player's abort, before both sides moved (offers.py)
+        return f"Game aborted by {termination.removeprefix('aborted by ').capitalize()}"
     if termination in ("abandoned", "time forfeit") and winner is not None:
         side, loser = ("White", "Black") if winner == 0 else ("Black", "White")
         what = "left the game" if termination == "abandoned" else "ran out of time"

@@ -49,6 +49,10 @@ def routes() -> list[BaseRoute]:
         Route("/api/games/{game_id}/resign", api.api_resign, methods=["POST"]),
         Route("/api/games/{game_id}/draw", api.api_draw, methods=["POST"]),
         Route("/api/games/{game_id}/claim", api.api_claim, methods=["POST"]),  # the opponent left
+        Route("/api/games/{game_id}/takeback", api.api_takeback, methods=["POST"]),
+        Route("/api/games/{game_id}/rematch", api.api_rematch, methods=["POST"]),
+        Route("/api/games/{game_id}/rematch", api.api_rematch_seat, methods=["GET"]),  # your new seat
+        Route("/api/games/{game_id}/abort", api.api_abort, methods=["POST"]),
         Route("/api/games/{game_id}/pgn", api.api_pgn, methods=["GET"]),
         Route("/api/games/{game_id}/evaluations", api.api_evaluations, methods=["GET"]),
         Route("/api/position", analysis.api_position, methods=["POST"]),

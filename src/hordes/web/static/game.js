@@ -9,6 +9,7 @@ import { VariantBoard, flash, givesCheck, moveShape, renderMoves } from './board
 import { drawGraph } from './evalgraph.js';
 import { Clocks, muted, setMuted } from './clock.js';
 import { confirmRepetition, sideChangeNotice } from './marks.js';
+import { Offers } from './offers.js';
 import { play, playMove } from './sounds.js';
 
 const $ = (id) => document.getElementById(id);
@@ -30,6 +31,7 @@ const board = new VariantBoard($('board'), game.variant, {
   notify: (text) => flash($('flash'), text, 'info'),
 });
 const clocks = new Clocks({ top: $('clock-top'), bottom: $('clock-bottom') }, game.seat);
+const offers = new Offers($, () => game, send); // takeback, rematch, abort
 let presence = game.presence || null; // each seat's connection (clock games), for abandonment claims
 let serverOffset = 0; // server time - this browser's time, from the latest event
 
@@ -136,6 +138,7 @@ function render() {
   }
   if (game.status === 'over' && !evaluations) loadEvaluations();
   renderClaim();
+  offers.render();
 }
 
 // The opponent has left a running clock game: after a while the player may claim the game.
@@ -207,7 +210,11 @@ function sendMove(uci) {
 }
 
 function receive(msg) {
-  if (msg.type === 'game') {
+  const changed = offers.receive(msg);
+  if (changed) {
+    render();
+    show(changed === 'rewound' ? game.ply : viewing);
+  } else if (msg.type === 'game') {
     const seat = game.seat;
     game = msg;
     presence = msg.presence || presence;

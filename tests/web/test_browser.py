@@ -197,7 +197,9 @@ def start_game(
     if opponent == "friend":  # nobody moves until the friend has joined
         page.wait_for_function("() => window.hordesGame && window.hordesGame.state.status === 'waiting'")
     else:
-        page.wait_for_function("() => window.hordesGame && window.hordesGame.board.movable")
+        page.wait_for_function(
+            "() => window.hordesGame && window.hordesGame.synced && window.hordesGame.board.movable"
+        )
 
 
 def friend_joins(page: Any, base: str) -> str:
@@ -287,7 +289,7 @@ def test_hordes_transform_and_pull(page: Any, base: str, shots: Path) -> None:
 def test_hordes_drag_an_enemy_piece_to_its_pull_square(page: Any, base: str) -> None:
     start_game(page, base, "hordes", "friend", fen="7k/R7/8/8/4b3/8/8/K3+R3 w - - 0 1")
     friend_joins(page, base)
-    page.wait_for_function("() => window.hordesGame.board.movable")
+    page.wait_for_function("() => window.hordesGame.synced && window.hordesGame.board.movable")
     drag(page, "e4", "e2")
     state = wait_ply(page, 1)
     assert state["moves"][0]["uci"] == "e4e2"
@@ -308,7 +310,7 @@ def test_a_second_browser_sees_the_first_ones_moves(browser: Any, base: str) -> 
         b.wait_for_function("() => window.hordesGame && window.hordesGame.state.seat === 'black'")
         assert "invite=" not in b.url
         a.wait_for_function(
-            "() => window.hordesGame.state.status === 'playing' && window.hordesGame.board.movable"
+            "() => window.hordesGame.state.status === 'playing' && window.hordesGame.synced && window.hordesGame.board.movable"
         )
         assert a.locator("#invite").is_hidden()
         # a later visitor of the same invitation watches, and is told that the seat is taken
@@ -323,7 +325,7 @@ def test_a_second_browser_sees_the_first_ones_moves(browser: Any, base: str) -> 
         click(a, "e2")
         click(a, "e4")
         assert wait_ply(b, 1)["moves"][0]["san"] == "e4"
-        b.wait_for_function("() => window.hordesGame.board.movable")
+        b.wait_for_function("() => window.hordesGame.synced && window.hordesGame.board.movable")
         click(b, "e7")  # a Scout leaps forward (orientation: Black at the bottom)
         click(b, "g6")
         assert wait_ply(a, 2)["moves"][1]["uci"] == "e7g6"

@@ -71,7 +71,7 @@ def seated(
     page.goto(game["url"])
     page.wait_for_function("() => window.hordesGame && window.hordesGame.state.seat === 'white'")
     page.wait_for_function(
-        "() => window.hordesGame.board.movable || window.hordesGame.state.turn === 'black'"
+        "() => window.hordesGame.synced && (window.hordesGame.board.movable || window.hordesGame.state.turn === 'black')"
     )
     return context, page, problems, game
 
@@ -179,7 +179,9 @@ def test_p8_the_mute_switch_is_remembered(browser: Any, base: str) -> None:
         page.click("#mute")
         assert page.evaluate("localStorage.getItem('hordes-muted')") == "1"
         page.reload()
-        page.wait_for_function("() => window.hordesGame && window.hordesGame.board.movable")
+        page.wait_for_function(
+            "() => window.hordesGame && window.hordesGame.synced && window.hordesGame.board.movable"
+        )
         assert page.locator("#mute").inner_text() == "Sound off"
         assert page.locator("#mute").get_attribute("aria-pressed") == "true"
         click(page, "e2")
@@ -205,7 +207,7 @@ def test_p10_a_move_that_loses_by_repetition_asks_first(browser: Any, base: str)
         for ply in range(7):  # both sides change shape back and forth: White's next change repeats
             api_move(base, game["id"], tokens[ply % 2], "a8a8" if ply % 2 == 0 else "a1a1")
         wait_ply(page, 7)
-        page.wait_for_function("() => window.hordesGame.board.movable")
+        page.wait_for_function("() => window.hordesGame.synced && window.hordesGame.board.movable")
         assert page.evaluate("window.hordesGame.state.repetition_losing") == ["a1a1"]
         questions: list[str] = []
 
@@ -217,7 +219,9 @@ def test_p10_a_move_that_loses_by_repetition_asks_first(browser: Any, base: str)
         click(page, "a1")
         click(page, "a1")
         page.locator("#chooser .choice").click()
-        page.wait_for_function("() => window.hordesGame.board.movable")  # declined: still our move
+        page.wait_for_function(
+            "() => window.hordesGame.synced && window.hordesGame.board.movable"
+        )  # declined: still our move
         assert "loses" in questions[0] and page.evaluate("window.hordesGame.state.ply") == 7
         page.once("dialog", lambda d: answer(d, True))
         click(page, "b2")  # start a fresh selection, then change shape again

@@ -66,7 +66,7 @@ def test_p4_two_browsers_play_a_1_0_game_and_the_clocks_tick(browser: Any, base:
         b.click("#join-game")
         b.wait_for_function("() => window.hordesGame && window.hordesGame.state.seat === 'black'")
         a.wait_for_function(
-            "() => window.hordesGame.state.status === 'playing' && window.hordesGame.board.movable"
+            "() => window.hordesGame.state.status === 'playing' && window.hordesGame.synced && window.hordesGame.board.movable"
         )
         for pg in (a, b):  # both clocks are shown, full, and neither runs before the first moves
             assert clock_text(pg, "top") == "1:00" and clock_text(pg, "bottom") == "1:00"
@@ -75,7 +75,7 @@ def test_p4_two_browsers_play_a_1_0_game_and_the_clocks_tick(browser: Any, base:
         click(a, "e2")
         click(a, "e4")
         wait_ply(b, 1)
-        b.wait_for_function("() => window.hordesGame.board.movable")
+        b.wait_for_function("() => window.hordesGame.synced && window.hordesGame.board.movable")
         click(b, "e7")
         click(b, "e5")
         wait_ply(a, 2)
@@ -138,11 +138,11 @@ def test_p4_a_flag_falls_in_the_browser(browser: Any, base: str) -> None:
         b.goto(game["invite_url"])
         b.click("#join-game")
         b.wait_for_function("() => window.hordesGame && window.hordesGame.state.seat === 'black'")
-        a.wait_for_function("() => window.hordesGame.board.movable")
+        a.wait_for_function("() => window.hordesGame.synced && window.hordesGame.board.movable")
         click(a, "e2")
         click(a, "e4")
         wait_ply(b, 1)
-        b.wait_for_function("() => window.hordesGame.board.movable")
+        b.wait_for_function("() => window.hordesGame.synced && window.hordesGame.board.movable")
         click(b, "d7")
         click(b, "d5")
         for pg in (a, b):

@@ -63,7 +63,7 @@ def seated_pair(
 def play(mover: Any, watcher: Any, frm: str, to: str) -> None:
     """A move made on `mover`'s board, once both pages have it."""
     ply = mover.evaluate("window.hordesGame.state.ply")
-    mover.wait_for_function("() => window.hordesGame.board.movable")
+    mover.wait_for_function("() => window.hordesGame.synced && window.hordesGame.board.movable")
     click(mover, frm)
     click(mover, to)
     wait_ply(watcher, ply + 1)

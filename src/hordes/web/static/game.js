@@ -16,6 +16,7 @@ const $ = (id) => document.getElementById(id);
 let game = JSON.parse($('game-state').textContent);
 let viewing = game.ply; // the ply shown on the board; game.ply is the latest
 let socket = null;
+let synced = false; // the socket is open and has sent the whole game: a move made now reaches the server
 let pending = false; // a move of ours is on its way
 let ref = 0;
 let retry = 500;
@@ -184,6 +185,7 @@ function connect() {
   });
   socket.addEventListener('message', (e) => receive(JSON.parse(e.data)));
   socket.addEventListener('close', () => {
+    synced = false;
     document.body.classList.add('offline');
     pending = false;
     setTimeout(connect, retry);
@@ -217,6 +219,7 @@ function receive(msg) {
   } else if (msg.type === 'game') {
     const seat = game.seat;
     game = msg;
+    synced = true;
     presence = msg.presence || presence;
     if (!seat && game.seat) board.setOrientation(game.seat);
     pending = false;
@@ -323,4 +326,4 @@ document.addEventListener('keydown', (e) => {
 render();
 show(game.ply);
 connect();
-window.hordesGame = { get state() { return game; }, board, clocks }; // for tests and the curious
+window.hordesGame = { get state() { return game; }, get synced() { return synced; }, board, clocks }; // for tests and the curious

@@ -1,5 +1,6 @@
 """Issue 14 point 4 in a real browser (Debian's Chromium): two browser contexts play a 1+0 game whose
-clocks show and tick, and a game with a 3 s clock whose flag falls by the server's watcher.
+clocks show and tick, a game with a 3 s clock whose flag falls by the server's watcher, and two
+accounts who meet through a rated seek and play until a flag falls (their ratings move).
 
 The server runs with the test-only option `--clock-min-base 1`, so that a 3 s base is allowed and a
 flag falls without waiting a minute. Screenshots (clock-desktop.png at 1280x800, clock-phone.png at
@@ -21,6 +22,7 @@ from tests.web.live_server import server
 
 # test_browser's guard decides: its import skips this module, or fails it in CI, without the browser.
 from tests.web.test_browser import browser, click, settle, wait_ply, watch
+from tests.web.test_browser_accounts import api, sign_up
 
 __all__ = ["browser"]  # the shared fixture, used by name
 
@@ -154,6 +156,60 @@ def test_p4_a_flag_falls_in_the_browser(browser: Any, base: str) -> None:
         flag = a.locator("#clock-bottom")
         assert flag.inner_text() == "0:00.0" and "low" in flag.get_attribute("class")
         assert "flagged" in flag.get_attribute("class") and a.locator(".clock.running").count() == 0
+        settle(first)
+        settle(second)
+    finally:
+        first.close()
+        second.close()
+    assert not problems, problems
+
+
+def test_p4_two_accounts_play_a_rated_seek_until_the_flag_falls(browser: Any, base: str) -> None:
+    """The issue's check with accounts: alice seeks a rated game (a 3 s base, allowed here by
+    --clock-min-base; the same path as 1+0 without a minute's wait), Bob accepts it in the lobby of
+    his own browser, each makes a move, then alice lets her time run out. The server's watcher ends
+    the game for Bob, and the rated result moves both players' ratings."""
+    first = browser.new_context(viewport=DESKTOP)
+    second = browser.new_context(viewport=DESKTOP)
+    problems = watch(first) + watch(second)
+    try:
+        a, b = first.new_page(), second.new_page()
+        sign_up(a, base, "alice")
+        sign_up(b, base, "bob")
+        seek = api(
+            a, "/api/seeks", {"variant": "chess", "clock": {"base": 3}, "rated": True, "color": "white"}
+        )
+        b.goto(base + "/")
+        row = b.locator(f"#seek-list li.seek[data-id='{seek['seek']['id']}']")
+        row.locator("button", has_text="Accept").click()
+        b.wait_for_url("**/game/*")
+        # alice learns her seat from the seek (its cookie lands in her browser), as a script would
+        view = a.request.get(base + f"/api/seeks/{seek['seek']['id']}").json()
+        a.goto(base + f"/game/{view['game_id']}")
+        for pg, seat in ((a, "white"), (b, "black")):
+            pg.wait_for_function(f"() => window.hordesGame && window.hordesGame.state.seat === '{seat}'")
+        assert a.evaluate("window.hordesGame.state.rated") is True
+        a.wait_for_function("() => window.hordesGame.synced && window.hordesGame.board.movable")
+        click(a, "e2")
+        click(a, "e4")
+        wait_ply(b, 1)
+        b.wait_for_function("() => window.hordesGame.synced && window.hordesGame.board.movable")
+        click(b, "c7")
+        click(b, "c5")
+        for pg in (a, b):
+            pg.wait_for_function("() => window.hordesGame.state.status === 'over'", timeout=20_000)
+        state = b.evaluate("window.hordesGame.state")
+        assert (state["result"], state["termination"]) == ("0-1", "time forfeit")
+        assert "White ran out of time" in b.locator("#status").inner_text()
+        ratings = {
+            name: b.request.get(base + f"/api/users/{name}/ratings").json()["ratings"]
+            for name in ("alice", "bob")
+        }
+        assert ratings["alice"]["chess"]["games"] == 1 == ratings["bob"]["chess"]["games"]
+        assert ratings["bob"]["chess"]["rating"] > 1500 > ratings["alice"]["chess"]["rating"]
+        b.reload()  # the finished game's page shows each rating change beside the name
+        b.wait_for_selector(".diff.up")
+        assert (b.locator(".diff.up").count(), b.locator(".diff.down").count()) == (1, 1)
         settle(first)
         settle(second)
     finally:

@@ -17,6 +17,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
 
     bind_url = f"http://{args.host}:{args.port}"
     app = create_app(
+        database_url=args.database,
         data_dir=args.data_dir,
         engine_workers=args.engine_workers,
         base_url=args.base_url,
@@ -64,6 +65,12 @@ def register(subparsers: Any) -> None:
         "--data-dir",
         default=os.environ.get("HORDES_DATA_DIR", "data"),
         help="directory of the SQLite database (default ./data; $DATABASE_URL overrides the database)",
+    )
+    p.add_argument(
+        "--database",
+        default=None,
+        help="database URL, e.g. postgresql://user:pass@host/hordes for several server processes on one "
+        "database (default: $DATABASE_URL, else the SQLite file in --data-dir)",
     )
     p.add_argument("--engine-workers", type=int, default=None, help="engine processes (default: up to 2)")
     p.add_argument(

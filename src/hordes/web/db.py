@@ -17,7 +17,8 @@ the same ply fail even across server processes.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -308,23 +309,59 @@ def current_version(conn: Connection) -> int:
     return int(row[0]) if row else 0
 
 
+# The key of the advisory lock that serialises migrations on PostgreSQL (any fixed 64-bit number;
+# "hordes" in ASCII, so that other applications sharing the server are unlikely to pick it).
+MIGRATION_LOCK = 0x686F72646573
+
+
+@contextmanager
+def _serialised(conn: Connection) -> Iterator[None]:
+    """One transaction that no other process's migration transaction runs alongside.
+
+    PostgreSQL: a transaction-scoped advisory lock, taken first, released by the commit. SQLite:
+    `BEGIN IMMEDIATE` takes the database's write lock at once (a plain BEGIN would take it only at the
+    first write, after both processes had read the old version); the driver's own transaction
+    handling is off on this connection (AUTOCOMMIT), so the statements are ours."""
+    if conn.dialect.name == "postgresql":
+        with conn.begin():
+            conn.execute(sa.select(sa.func.pg_advisory_xact_lock(MIGRATION_LOCK)))
+            yield
+        return
+    if conn.dialect.name != "sqlite":
+        with conn.begin():  # other databases: their own isolation, not serialised
+            yield
+        return
+    conn.exec_driver_sql("BEGIN IMMEDIATE")
+    try:
+        yield
+    except BaseException:
+        conn.exec_driver_sql("ROLLBACK")
+        raise
+    conn.exec_driver_sql("COMMIT")
+
+
 def migrate(engine: Engine, target: int = SCHEMA_VERSION) -> int:
-    """Apply the missing migrations up to `target`; return the version the database is now at."""
-    with engine.begin() as conn:
-        if not sa.inspect(conn).has_table("schema_version"):
-            schema_version.create(conn)
-            conn.execute(schema_version.insert().values(version=0))
-        version = current_version(conn)
-    if version > SCHEMA_VERSION:
-        raise SchemaTooNewError(
-            f"the database schema is version {version}, this program knows up to {SCHEMA_VERSION}"
-        )
-    while version < target:
-        with engine.begin() as conn:
-            MIGRATIONS[version](conn)
-            version += 1
-            conn.execute(schema_version.update().values(version=version))
-    return version
+    """Apply the missing migrations up to `target`; return the version the database is now at.
+
+    Any number of processes may call it at once on one database: each migration runs in its own
+    transaction, serialised across processes (`_serialised`), which reads the version again first,
+    so a migration that another process has just applied is not applied twice."""
+    options = {"isolation_level": "AUTOCOMMIT"} if engine.dialect.name == "sqlite" else {}
+    with engine.connect().execution_options(**options) as conn:
+        while True:
+            with _serialised(conn):
+                if not sa.inspect(conn).has_table("schema_version"):
+                    schema_version.create(conn)
+                    conn.execute(schema_version.insert().values(version=0))
+                version = current_version(conn)
+                if version > SCHEMA_VERSION:
+                    raise SchemaTooNewError(
+                        f"the database schema is version {version}, this program knows up to {SCHEMA_VERSION}"
+                    )
+                if version >= target:
+                    return version
+                MIGRATIONS[version](conn)
+                conn.execute(schema_version.update().values(version=version + 1))
 
 
 # ----- engines ----------------------------------------------------------------------------------------

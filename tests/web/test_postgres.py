@@ -3,16 +3,22 @@ cluster of tests/pg_cluster.py), and SQLite's single file serialised the same wa
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import hashlib
+import json
 import threading
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import sqlalchemy as sa
+from websockets.sync.client import connect
 
 from hordes.web import db
+from hordes.web.bus import PostgresBus
 from tests.pg_cluster import Cluster
 from tests.web.live_server import server_processes
 
@@ -78,9 +84,103 @@ def test_issue15_p3_migrations_started_at_once_all_succeed(
         engine.dispose()
 
 
-def test_issue15_p3_three_servers_started_together_on_an_empty_database_all_come_up(
-    pg_url: str, tmp_path: Path
-) -> None:
+def api(
+    base: str, path: str, body: dict[str, Any] | None = None, headers: dict[str, str] | None = None
+) -> Any:
+    data = json.dumps(body).encode() if body is not None else None
+    req = urllib.request.Request(
+        base + path, data=data, headers={"Content-Type": "application/json", **(headers or {})}
+    )
+    with urllib.request.urlopen(req, timeout=10) as r:
+        return json.loads(r.read())
+
+
+def ws(base: str, path: str) -> Any:
+    return connect(base.replace("http://", "ws://") + path, open_timeout=10)
+
+
+def wait_for(socket: Any, wanted: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+    """The first frame the socket receives that `wanted` accepts (each frame within 10 s: a bound
+    that only a lost event reaches)."""
+    while True:
+        frame: dict[str, Any] = json.loads(socket.recv(10))
+        if wanted(frame):
+            return frame
+
+
+def test_issue15_p1_two_servers_started_together_share_moves_and_seeks(pg_url: str, tmp_path: Path) -> None:
+    """Two processes started at once on an empty database both come up (they migrate together); a
+    watcher on A sees a move made through B's API, and a seek made on A appears in B's lobby."""
+    with server_processes(2, tmp_path, "--database", pg_url) as [(_pa, a), (_pb, b)]:
+        g = api(a, "/api/games", {"variant": "chess", "opponent": "friend", "color": "white"})
+        api(b, f"/api/games/{g['id']}/join", {"invite": g["invite_token"]})
+        with ws(a, f"/ws/game/{g['id']}") as watcher:
+            assert json.loads(watcher.recv(10))["type"] == "game"
+            played = api(b, f"/api/games/{g['id']}/moves", {"uci": "e2e4"}, {"X-Seat-Token": g["token"]})
+            seen = wait_for(watcher, lambda f: f["type"] == "move")
+            assert seen["ply"] == played["ply"] == 1 and seen["uci"] == "e2e4" and seen["san"] == "e4"
+        with ws(b, "/ws/lobby") as lobby:
+            assert json.loads(lobby.recv(10))["type"] == "seeks"
+            made = api(a, "/api/seeks", {"variant": "orda"})
+            added = wait_for(lobby, lambda f: f["type"] == "seek_added")
+            assert added["seek"]["id"] == made["seek"]["id"] and added["seek"]["mine"] is False
+            with urllib.request.urlopen(
+                urllib.request.Request(
+                    a + f"/api/seeks/{made['seek']['id']}",
+                    method="DELETE",
+                    headers={"X-Player-Token": made["player_token"]},
+                ),
+                timeout=10,
+            ):
+                pass
+            removed = wait_for(lobby, lambda f: f["type"] == "seek_removed")
+            assert removed["id"] == made["seek"]["id"] and removed["reason"] == "cancelled"
+
+
+def test_issue15_p1_three_servers_every_watcher_sees_every_move(pg_url: str, tmp_path: Path) -> None:
+    """Three processes started together on an empty database; moves made through each one reach the
+    watchers on the other two, in order."""
     with server_processes(3, tmp_path, "--database", pg_url) as started:
-        for _proc, base in started:
-            assert urllib.request.urlopen(base + "/api/variants", timeout=10).status == 200
+        bases = [base for _proc, base in started]
+        g = api(bases[0], "/api/games", {"variant": "chess", "opponent": "friend", "color": "white"})
+        black = api(bases[1], f"/api/games/{g['id']}/join", {"invite": g["invite_token"]})["token"]
+        with contextlib.ExitStack() as stack:
+            sockets = [stack.enter_context(ws(base, f"/ws/game/{g['id']}")) for base in bases]
+            for socket in sockets:
+                assert json.loads(socket.recv(10))["type"] == "game"
+            for ply, (uci, token) in enumerate([("e2e4", g["token"]), ("e7e5", black), ("g1f3", g["token"])]):
+                api(bases[ply], f"/api/games/{g['id']}/moves", {"uci": uci}, {"X-Seat-Token": token})
+                for socket in sockets:
+                    seen = wait_for(socket, lambda f: f["type"] == "move")
+                    assert (seen["ply"], seen["uci"]) == (ply + 1, uci)
+
+
+def test_issue15_p1_an_event_too_large_for_a_notification_is_read_back(pg_url: str) -> None:
+    """PostgreSQL refuses notifications of 8000 bytes and more: such an event goes through the
+    bus_events table, and the other process gets it whole."""
+    db.migrate(db.make_engine(pg_url))
+
+    async def scenario() -> list[dict[str, Any]]:
+        sender, receiver = PostgresBus(pg_url), PostgresBus(pg_url)
+        got: list[dict[str, Any]] = []
+        arrived = asyncio.Event()
+
+        async def take(event: dict[str, Any]) -> None:
+            got.append(event)
+            if len(got) == 2:
+                arrived.set()
+
+        receiver.subscribe("game", take)
+        await sender.start()
+        await receiver.start()
+        try:
+            await sender.publish("game", {"n": 1, "text": "x" * 20_000})
+            await sender.publish("game", {"n": 2, "text": "small"})
+            await asyncio.wait_for(arrived.wait(), 30)
+        finally:
+            await sender.close()
+            await receiver.close()
+        return got
+
+    got = asyncio.run(scenario())
+    assert [e["n"] for e in got] == [1, 2] and got[0]["text"] == "x" * 20_000

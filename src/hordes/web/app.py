@@ -20,7 +20,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.types import ASGIApp
 
-from hordes.web import clocks, db, lobby, pages, redact, security
+from hordes.web import bus, clocks, db, lobby, pages, redact, security
 from hordes.web.accounts import AccountService
 from hordes.web.common import game_error
 from hordes.web.engine_pool import EngineBusy, EnginePool
@@ -105,13 +105,15 @@ def create_app(
     service = GameService(engine, now=clock.now)
     accounts = AccountService(engine)
     pool = EnginePool(engine_workers, analysis_per_client, analysis_total)
-    live = Live(service, pool, engine_movetime, clock)
+    events = bus.make_bus(url)  # the other server processes' watchers (LISTEN/NOTIFY on PostgreSQL)
+    live = Live(service, pool, engine_movetime, clock, events)
     seeks = SeekService(engine, service, now=clock.now)
-    lobby_hub = lobby.Lobby(seeks, clock, grace=seek_grace)
+    lobby_hub = lobby.Lobby(seeks, clock, grace=seek_grace, bus=bus.Channel(events, "lobby"))
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         redact.install()  # again: the server may have configured its loggers since create_app
+        await events.start()
         await live.resume_engine_games()
         await live.resume_clocks()
         await lobby_hub.start()
@@ -120,6 +122,7 @@ def create_app(
         finally:
             await lobby_hub.close()
             await live.close()
+            await events.close()
             pool.shutdown()
             engine.dispose()
 
@@ -146,6 +149,7 @@ def create_app(
     app.state.live = live
     app.state.seeks = seeks
     app.state.lobby = lobby_hub
+    app.state.bus = events
     app.state.clock_min_base = clock_min_base
     app.state.templates = jinja2.Environment(
         loader=jinja2.FileSystemLoader(Path(HERE) / "templates"),

@@ -223,6 +223,23 @@ def _seeks(md: sa.MetaData) -> sa.Table:
 seeks = _seeks(metadata)
 
 
+# ----- the event bus's large events (migration 8, _m8_bus_events; bus.py) ----------------------------
+def _bus_events(md: sa.MetaData) -> sa.Table:
+    """Events too large for a PostgreSQL notification, read back by the other server processes and
+    deleted after a minute. Unused on SQLite (one process), created there too: one schema for both."""
+    return sa.Table(
+        "bus_events",
+        md,
+        # BIGSERIAL on PostgreSQL; SQLite counts up only an INTEGER primary key
+        sa.Column("id", sa.BigInteger().with_variant(sa.Integer, "sqlite"), primary_key=True),
+        sa.Column("payload", sa.Text, nullable=False),
+        sa.Column("created_ms", sa.BigInteger, nullable=False),
+    )
+
+
+bus_events = _bus_events(metadata)
+
+
 def now() -> datetime:
     return datetime.now(UTC)
 
@@ -284,6 +301,10 @@ def _m7_offers(conn: Connection) -> None:
     conn.execute(sa.text("CREATE UNIQUE INDEX ix_games_rematch_id ON games (rematch_id)"))
 
 
+def _m8_bus_events(conn: Connection) -> None:
+    _bus_events(sa.MetaData()).create(conn)
+
+
 # Ordered: migration n (1-based) brings the schema from version n-1 to n. Never edit a released one;
 # add a new function at the end.
 MIGRATIONS: tuple[Callable[[Connection], None], ...] = (
@@ -294,6 +315,7 @@ MIGRATIONS: tuple[Callable[[Connection], None], ...] = (
     _m5_clocks,
     _m6_seeks,
     _m7_offers,
+    _m8_bus_events,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -46,6 +46,7 @@ from starlette.requests import HTTPConnection
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from hordes.web import clocks, offers
+from hordes.web.bus import Bus, LocalBus
 from hordes.web.common import MAX_BODY, check_token, game_id_param, parse_json_object, seat_token
 from hordes.web.engine_pool import EnginePool
 from hordes.web.games import GameError, GameService, Joined, NotFound, TimeUp
@@ -65,9 +66,18 @@ class Live:
     """Websockets by game, per-game locks, and the engine turns of engine games."""
 
     def __init__(
-        self, service: GameService, pool: EnginePool, engine_movetime: float = 3.0, clock: Clock | None = None
+        self,
+        service: GameService,
+        pool: EnginePool,
+        engine_movetime: float = 3.0,
+        clock: Clock | None = None,
+        bus: Bus | None = None,
     ) -> None:
         self.service = service
+        # Every event of a game also goes to the other server processes' watchers (bus.py); the
+        # events they publish come back here through `_remote`.
+        self.bus: Bus = bus or LocalBus()
+        self.bus.subscribe("game", self._remote)
         self.pool = pool
         self.engine_movetime = engine_movetime
         self.sockets: dict[str, set[WebSocket]] = {}
@@ -232,6 +242,13 @@ class Live:
             await self.broadcast(game_id, event)
 
     async def broadcast(self, game_id: str, event: dict[str, Any]) -> None:
+        """The event to every watcher of the game, in this process (at once) and in the others."""
+        await self.bus.publish("game", {"game": game_id, "event": event})
+
+    async def _remote(self, message: dict[str, Any]) -> None:
+        await self._send_local(str(message["game"]), message["event"])
+
+    async def _send_local(self, game_id: str, event: dict[str, Any]) -> None:
         sockets = list(self.sockets.get(game_id, ()))
         if not sockets:
             return

@@ -155,6 +155,34 @@ def test_issue15_p1_three_servers_every_watcher_sees_every_move(pg_url: str, tmp
                     assert (seen["ply"], seen["uci"]) == (ply + 1, uci)
 
 
+def test_issue15_p2_the_flag_falls_once_on_the_other_process_after_one_dies(
+    pg_url: str, tmp_path: Path
+) -> None:
+    """A clock game played through A, watched on B: A is killed; B, armed by A's move events,
+    judges the flag and tells its watcher (the judgement is a conditional update: one process ends it)."""
+    with server_processes(2, tmp_path, "--database", pg_url, "--clock-min-base", "1") as started:
+        (proc_a, a), (_pb, b) = started
+        body = {
+            "variant": "chess",
+            "opponent": "friend",
+            "color": "white",
+            "clock": {"base": 2, "increment": 0},
+        }
+        g = api(a, "/api/games", body)
+        black = api(a, f"/api/games/{g['id']}/join", {"invite": g["invite_token"]})["token"]
+        with ws(b, f"/ws/game/{g['id']}") as watcher:
+            assert json.loads(watcher.recv(10))["type"] == "game"
+            for uci, token in (("e2e4", g["token"]), ("e7e5", black)):
+                api(a, f"/api/games/{g['id']}/moves", {"uci": uci}, {"X-Seat-Token": token})
+                wait_for(watcher, lambda f, u=uci: f["type"] == "move" and f["uci"] == u)
+            proc_a.kill()
+            proc_a.wait(10)
+            ended = wait_for(watcher, lambda f: f["type"] == "status" and f.get("status") == "over")
+            assert ended["result"] == "0-1" and ended["termination"] == "time forfeit", ended
+        state = api(b, f"/api/games/{g['id']}")
+        assert state["result"] == "0-1" and state["termination"] == "time forfeit"
+
+
 def test_issue15_p1_an_event_too_large_for_a_notification_is_read_back(pg_url: str) -> None:
     """PostgreSQL refuses notifications of 8000 bytes and more: such an event goes through the
     bus_events table, and the other process gets it whole."""

@@ -246,7 +246,13 @@ class Live:
         await self.bus.publish("game", {"game": game_id, "event": event})
 
     async def _remote(self, message: dict[str, Any]) -> None:
-        await self._send_local(str(message["game"]), message["event"])
+        """Another process's event: to this process's watchers. A clock's deadline in it arms the
+        timer here too, so that the flag falls even if that process is gone by then; the judgement
+        is a conditional update (games.py), so one process ends the game and the others find it over."""
+        game_id, event = str(message["game"]), message["event"]
+        await self._send_local(game_id, event)
+        if isinstance(event, dict) and isinstance(event.get("clock"), dict):
+            self._arm(game_id, event)
 
     async def _send_local(self, game_id: str, event: dict[str, Any]) -> None:
         sockets = list(self.sockets.get(game_id, ()))

@@ -98,7 +98,9 @@ class Cluster:
             raise ValueError(f"{name!r} is not a plain database name")
         with self.admin().connect() as conn:
             conn.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-            conn.execute(sa.text(f'CREATE DATABASE "{name}"'))
+            # template0 copied file by file: about 50 ms, where the default (template1, copied
+            # through the WAL) takes about 250 ms; a suite makes one database per test
+            conn.execute(sa.text(f'CREATE DATABASE "{name}" TEMPLATE template0 STRATEGY FILE_COPY'))
         return self.url(name)
 
     def drop_database(self, name: str) -> None:

@@ -15,11 +15,14 @@ from typing import Any
 
 import pytest
 import sqlalchemy as sa
+from starlette.testclient import TestClient
 from websockets.sync.client import connect
 
 from hordes.web import db
+from hordes.web.app import create_app
 from hordes.web.bus import PostgresBus
 from tests.pg_cluster import Cluster
+from tests.web.conftest import create
 from tests.web.live_server import server_processes
 
 
@@ -181,6 +184,37 @@ def test_issue15_p2_the_flag_falls_once_on_the_other_process_after_one_dies(
             assert ended["result"] == "0-1" and ended["termination"] == "time forfeit", ended
         state = api(b, f"/api/games/{g['id']}")
         assert state["result"] == "0-1" and state["termination"] == "time forfeit"
+
+
+def test_issue15_p2_an_engine_turn_is_searched_once_when_three_processes_compete(pg_url: str) -> None:
+    """Three apps on one database, each with a watcher of an engine game whose engine is to move
+    (each watcher's connection starts its process's engine turn): one process searches, the move is
+    stored once, and every watcher gets it. Before the claims, each of the three searched."""
+    apps = [create_app(database_url=pg_url, engine_workers=1, engine_movetime=0.3) for _ in range(3)]
+    searches: list[int] = []
+    with contextlib.ExitStack() as stack:
+        clients = [stack.enter_context(TestClient(app)) for app in apps]
+        for i, client in enumerate(clients):
+            live = client.app.state.live  # type: ignore[attr-defined]
+            real_move = live.pool.move
+
+            async def counting(*args: Any, _real: Any = real_move, _i: int = i, **kw: Any) -> str | None:
+                searches.append(_i)
+                result: str | None = await _real(*args, **kw)
+                return result
+
+            live.pool.move = counting
+        # the game is stored through the first process only; its engine (White) moves first
+        game = create(clients[0], variant="chess", opponent="engine", level=1, color="black")
+        watchers = [stack.enter_context(c.websocket_connect(f"/ws/game/{game['id']}")) for c in clients]
+        for watcher in watchers:
+            while True:
+                frame = watcher.receive_json()
+                if frame["type"] == "move" or (frame["type"] == "game" and frame["ply"] >= 1):
+                    break
+        for client in clients:
+            assert len(client.get(f"/api/games/{game['id']}").json()["moves"]) == 1
+        assert len(searches) == 1, searches
 
 
 def test_issue15_p1_an_event_too_large_for_a_notification_is_read_back(pg_url: str) -> None:

@@ -240,6 +240,21 @@ def _bus_events(md: sa.MetaData) -> sa.Table:
 bus_events = _bus_events(metadata)
 
 
+# ----- who searches each engine turn (migration 9, _m9_engine_claims; engine_claims.py) ---------------
+def _engine_claims(md: sa.MetaData) -> sa.Table:
+    return sa.Table(
+        "engine_claims",
+        md,
+        sa.Column("game_id", sa.String(16), primary_key=True),
+        sa.Column("ply", sa.Integer, nullable=False),  # the engine's turn being searched
+        sa.Column("owner", sa.String(32), nullable=False),  # the claiming server process
+        sa.Column("lease_until_ms", sa.BigInteger, nullable=False),  # epoch ms; then anyone may claim
+    )
+
+
+engine_claims = _engine_claims(metadata)
+
+
 def now() -> datetime:
     return datetime.now(UTC)
 
@@ -305,6 +320,10 @@ def _m8_bus_events(conn: Connection) -> None:
     _bus_events(sa.MetaData()).create(conn)
 
 
+def _m9_engine_claims(conn: Connection) -> None:
+    _engine_claims(sa.MetaData()).create(conn)
+
+
 # Ordered: migration n (1-based) brings the schema from version n-1 to n. Never edit a released one;
 # add a new function at the end.
 MIGRATIONS: tuple[Callable[[Connection], None], ...] = (
@@ -316,6 +335,7 @@ MIGRATIONS: tuple[Callable[[Connection], None], ...] = (
     _m6_seeks,
     _m7_offers,
     _m8_bus_events,
+    _m9_engine_claims,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -35,6 +35,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import secrets
 import weakref
 from collections import Counter
 from collections.abc import Callable
@@ -45,7 +46,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import HTTPConnection
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
-from hordes.web import clocks, offers
+from hordes.web import clocks, engine_claims, offers
 from hordes.web.bus import Bus, LocalBus
 from hordes.web.common import MAX_BODY, check_token, game_id_param, parse_json_object, seat_token
 from hordes.web.engine_pool import EnginePool
@@ -60,6 +61,9 @@ SEND_TIMEOUT = 5.0  # a watcher that cannot take an event in this time is droppe
 # A failing engine turn is tried again after a pause that doubles from the first to the longest and
 # stays there: a game's turn is never given up (it waits in the engine queue behind other games only).
 ENGINE_RETRY_FIRST, ENGINE_RETRY_LONGEST = 0.5, 30.0
+# How long a process's claim on an engine turn holds (engine_claims.py) beyond the search's own cap:
+# room for the engine queue's wait. Another process takes the turn over only after that.
+ENGINE_LEASE_MS = 60_000
 
 
 class Live:
@@ -83,6 +87,7 @@ class Live:
         self.sockets: dict[str, set[WebSocket]] = {}
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
         self._engine_tasks: dict[str, asyncio.Task[None]] = {}
+        self.owner = secrets.token_hex(8)  # this process, in the engine turns it claims
         # ----- clocks (timeouts.py) and who is here (for abandonment claims) -----
         self.clock: Clock = clock or SystemClock()
         self.timeouts = Timeouts(self.clock, self._judge)
@@ -289,6 +294,13 @@ class Live:
                 if found is None:
                     return
                 (variant, start_fen, moves, level, ply), clock = found
+                # One process searches each turn, whichever of them has the game's watchers.
+                lease = ENGINE_LEASE_MS + int(self.engine_movetime * 2000)
+                engine = self.service.engine
+                lapses = await run_in_threadpool(engine_claims.claim, engine, game_id, ply, self.owner, lease)
+                if lapses is not None:  # another process searches: look again when its claim lapses
+                    await asyncio.sleep(max(0.05, (lapses - engine_claims.now_ms()) / 1000))
+                    continue
                 # A timed game's clock goes to the search, which manages its time (capped by movetime).
                 uci = await self.pool.move(
                     variant, start_fen, moves, level, self.engine_movetime, clock=clock

@@ -150,3 +150,28 @@ def logged_server(data_dir: Path, log_level: str = "info") -> Iterator[tuple[str
         proc.wait(10)
         with contextlib.suppress(ProcessLookupError):
             os.killpg(proc.pid, signal.SIGKILL)
+
+
+@contextmanager
+def engine_worker(database_url: str, *options: str) -> Iterator[Log]:
+    """`hordes worker --database URL [options]`, once it is ready; killed (SIGKILL, then its
+    process group) on exit. Yields its output, readable by the test."""
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    env.pop("DATABASE_URL", None)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "hordes.cli", "worker", "--database", database_url, "--workers", "1",
+         *options],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )  # fmt: skip
+    log = Log(proc.stdout)
+    try:
+        log.wait_for("engine worker ready")
+        yield log
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(10)
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)

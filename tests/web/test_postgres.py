@@ -8,6 +8,7 @@ import contextlib
 import hashlib
 import json
 import threading
+import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -22,8 +23,9 @@ from hordes.web import db
 from hordes.web.app import create_app
 from hordes.web.bus import PostgresBus
 from tests.pg_cluster import Cluster
+from tests.process_guard import descendants
 from tests.web.conftest import create
-from tests.web.live_server import server_processes
+from tests.web.live_server import engine_worker, server_processes
 
 
 @pytest.fixture
@@ -215,6 +217,29 @@ def test_issue15_p2_an_engine_turn_is_searched_once_when_three_processes_compete
         for client in clients:
             assert len(client.get(f"/api/games/{game['id']}").json()["moves"]) == 1
         assert len(searches) == 1, searches
+
+
+def test_issue15_p4_a_server_without_engine_workers_leaves_the_engine_to_an_engine_worker(
+    pg_url: str, tmp_path: Path
+) -> None:
+    """`hordes serve --engine-workers 0` searches nothing (no engine process, analysis refused); a
+    `hordes worker` on the same database plays the engine's moves: the first it finds by its
+    sweep at start, the next when the server's notification of the human move wakes it."""
+    with server_processes(1, tmp_path, "--database", pg_url, "--engine-workers", "0") as [(proc, base)]:
+        g = api(base, "/api/games", {"variant": "chess", "opponent": "engine", "level": 1, "color": "white"})
+        seat = {"X-Seat-Token": g["token"]}
+        api(base, f"/api/games/{g['id']}/moves", {"uci": "e2e4"}, seat)
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            api(base, "/api/analysis", {"variant": "chess", "movetime": 0.1})
+        assert refused.value.code == 503
+        with ws(base, f"/ws/game/{g['id']}") as watcher:
+            assert json.loads(watcher.recv(10))["type"] == "game"
+            with engine_worker(pg_url, "--movetime", "0.2", "--poll", "600"):
+                assert wait_for(watcher, lambda f: f["type"] == "move")["ply"] == 2
+                api(base, f"/api/games/{g['id']}/moves", {"uci": "d2d4"}, seat)
+                wait_for(watcher, lambda f: f["type"] == "move" and f["ply"] == 4)
+        assert len(api(base, f"/api/games/{g['id']}")["moves"]) == 4
+        assert descendants(proc.pid) == []  # the server never started an engine process
 
 
 def test_issue15_p1_an_event_too_large_for_a_notification_is_read_back(pg_url: str) -> None:

@@ -5,8 +5,9 @@ One row per engine game in `engine_claims` (migration 9): the ply being searched
 process and when its claim lapses. A claim is one conditional UPDATE (or the first INSERT), so of
 several processes asking at once exactly one gets it: PostgreSQL makes a second UPDATE of the row
 wait for the first one's commit and then checks its condition again, which then fails. A claim is
-granted when the row is for an earlier ply (a new turn), when the holder's lease has lapsed (a
-process that died mid-search), or to its own holder again (a retry after a failed search).
+granted when the row is for another ply (the game has moved on, or back by a takeback), when the
+holder's lease has lapsed (a process that died mid-search), or to its own holder again (a retry
+after a failed search, or its next turn).
 
 A process that is refused waits until the lease lapses and looks again: by then the holder has
 stored its move (and the game has gone on) or has died, and the turn is claimed afresh. A search that
@@ -34,7 +35,7 @@ def claim(engine: Engine, game_id: str, ply: int, owner: str, lease_ms: int) -> 
     c = db.engine_claims
     now = now_ms()
     until = now + lease_ms
-    free = sa.or_(c.c.ply < ply, c.c.lease_until_ms < now, sa.and_(c.c.owner == owner, c.c.ply == ply))
+    free = sa.or_(c.c.ply != ply, c.c.lease_until_ms < now, c.c.owner == owner)
     with engine.begin() as conn:
         done = conn.execute(
             c.update().where(c.c.game_id == game_id, free).values(ply=ply, owner=owner, lease_until_ms=until)

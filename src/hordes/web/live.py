@@ -76,8 +76,12 @@ class Live:
         engine_movetime: float = 3.0,
         clock: Clock | None = None,
         bus: Bus | None = None,
+        remote_engine_turns: bool = False,
     ) -> None:
+        """`remote_engine_turns`: also take the engine's turns in games moved by other processes
+        (an engine worker's Live, engine_worker.py; a server takes those of its own moves)."""
         self.service = service
+        self.remote_engine_turns = remote_engine_turns
         # Every event of a game also goes to the other server processes' watchers (bus.py); the
         # events they publish come back here through `_remote`.
         self.bus: Bus = bus or LocalBus()
@@ -258,6 +262,8 @@ class Live:
         await self._send_local(game_id, event)
         if isinstance(event, dict) and isinstance(event.get("clock"), dict):
             self._arm(game_id, event)
+        if self.remote_engine_turns and isinstance(event, dict) and event.get("engine_to_move"):
+            self.schedule_engine(game_id)
 
     async def _send_local(self, game_id: str, event: dict[str, Any]) -> None:
         sockets = list(self.sockets.get(game_id, ()))
@@ -280,7 +286,10 @@ class Live:
 
     # ----- the engine ------------------------------------------------------------------------------
     def schedule_engine(self, game_id: str) -> None:
-        """Start the engine's turn in this game if it has one and none is running."""
+        """Start the engine's turn in this game if it has one and none is running (never in a
+        server without searches of its own: an engine worker takes it)."""
+        if not self.pool.searches:
+            return
         task = self._engine_tasks.get(game_id)
         if task is not None and not task.done():
             return

@@ -9,9 +9,11 @@ granted when the row is for another ply (the game has moved on, or back by a tak
 holder's lease has lapsed (a process that died mid-search), or to its own holder again (a retry
 after a failed search, or its next turn).
 
-A process that is refused waits until the lease lapses and looks again: by then the holder has
-stored its move (and the game has gone on) or has died, and the turn is claimed afresh. A search that
-outlasts its lease (a long queue) may run twice; the ply guard still stores one move.
+The holder renews its claim (the same call) while its search waits and runs (live.py). A process
+that is refused waits until the lease lapses and looks again: by then the holder has stored its
+move (and the game has gone on), or has died and the turn is claimed afresh. If the holder stalls
+past its lease, the turn may be searched twice; the ply guard still stores one move. SQLite serves
+one process and takes no claims.
 """
 
 from __future__ import annotations

@@ -61,9 +61,10 @@ SEND_TIMEOUT = 5.0  # a watcher that cannot take an event in this time is droppe
 # A failing engine turn is tried again after a pause that doubles from the first to the longest and
 # stays there: a game's turn is never given up (it waits in the engine queue behind other games only).
 ENGINE_RETRY_FIRST, ENGINE_RETRY_LONGEST = 0.5, 30.0
-# How long a process's claim on an engine turn holds (engine_claims.py) beyond the search's own cap:
-# room for the engine queue's wait. Another process takes the turn over only after that.
-ENGINE_LEASE_MS = 60_000
+# How long a process's claim on an engine turn holds (engine_claims.py) unless renewed; it is renewed
+# every third of that while the search waits and runs, so another process takes a turn over only
+# when its holder has stopped (died) for that long.
+ENGINE_LEASE_MS = 15_000
 
 
 class Live:
@@ -304,16 +305,18 @@ class Live:
                     return
                 (variant, start_fen, moves, level, ply), clock = found
                 # One process searches each turn, whichever of them has the game's watchers.
-                lease = ENGINE_LEASE_MS + int(self.engine_movetime * 2000)
-                engine = self.service.engine
-                lapses = await run_in_threadpool(engine_claims.claim, engine, game_id, ply, self.owner, lease)
+                lapses = await self._claim(game_id, ply)
                 if lapses is not None:  # another process searches: look again when its claim lapses
                     await asyncio.sleep(max(0.05, (lapses - engine_claims.now_ms()) / 1000))
                     continue
-                # A timed game's clock goes to the search, which manages its time (capped by movetime).
-                uci = await self.pool.move(
-                    variant, start_fen, moves, level, self.engine_movetime, clock=clock
-                )
+                renewing = asyncio.create_task(self._renew(game_id, ply))
+                try:
+                    # A timed game's clock goes to the search, which manages its time (capped by movetime).
+                    uci = await self.pool.move(
+                        variant, start_fen, moves, level, self.engine_movetime, clock=clock
+                    )
+                finally:
+                    renewing.cancel()
                 if uci is None:
                     return
                 played = await self.act(game_id, self.service.engine_move, game_id, ply, uci, moves)
@@ -334,6 +337,23 @@ class Live:
                     pause,
                 )
                 await asyncio.sleep(pause)
+
+    async def _claim(self, game_id: str, ply: int) -> int | None:
+        """Claim the engine's turn (engine_claims.claim). SQLite serves one process: no claims, so a
+        restart after a crash mid-search resumes at once rather than waiting out the dead claim."""
+        engine = self.service.engine
+        if engine.dialect.name == "sqlite":
+            return None
+        lapses: int | None = await run_in_threadpool(
+            engine_claims.claim, engine, game_id, ply, self.owner, ENGINE_LEASE_MS
+        )
+        return lapses
+
+    async def _renew(self, game_id: str, ply: int) -> None:
+        while True:
+            await asyncio.sleep(ENGINE_LEASE_MS / 3000)
+            with contextlib.suppress(Exception):  # a failed renewal: the next one, or the lease lapses
+                await self._claim(game_id, ply)
 
     async def resume_engine_games(self) -> None:
         """After a start: the engine moves in every game that waits for it (no game is lost on restart)."""

@@ -3,9 +3,12 @@ guard that fails a run leaving processes behind (tests/process_guard.py, `--proc
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 
 from tests import process_guard
+from tests.pg_cluster import Cluster, bin_dir
 from tests.process_guard import pytest_sessionfinish, pytest_testnodedown
 
 __all__ = ["pytest_sessionfinish", "pytest_testnodedown"]  # hooks of the process guard
@@ -28,3 +31,19 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 @pytest.fixture
 def games(request: pytest.FixtureRequest) -> int:
     return int(request.config.getoption("--games"))
+
+
+@pytest.fixture(scope="session")
+def pg_cluster() -> Iterator[Cluster]:
+    """A throwaway PostgreSQL server for this pytest process (each xdist worker gets its own: it
+    starts in about 2 s), stopped at the end of the session. Skips when PostgreSQL is not installed
+    (`make test` installs Debian's `postgresql` when it can)."""
+    programs = bin_dir()
+    if programs is None:
+        pytest.skip("PostgreSQL is not installed (no /usr/lib/postgresql/NN/bin/initdb)")
+    cluster = Cluster(programs)
+    try:
+        cluster.start()
+        yield cluster
+    finally:
+        cluster.stop()

@@ -5,6 +5,10 @@ lists its descendants still alive, from /proc. It gives them `--process-grace` s
 server's workers may still be on their way out), then kills what is left and fails the run, naming
 each process. xdist workers hand their list to the controller, which prints it and fails the run.
 
+Servers that detach from the tests (the throwaway PostgreSQL, tests/pg_cluster.py: `pg_ctl` starts
+it as a child of init) are not descendants; a test registers their pids with `watch(pid)` and they
+count as if they were.
+
 Not counted: zombies (dead, only not yet reaped) and multiprocessing's resource tracker of the
 pytest process itself, which stays until pytest exits and then exits by itself.
 """
@@ -22,6 +26,13 @@ import pytest
 
 PROC = Path("/proc")
 LEAKS = pytest.StashKey[list[str]]()
+_WATCHED: set[int] = set()  # detached processes that must be gone by the end too (`watch`)
+
+
+def watch(pid: int) -> None:
+    """Count `pid`, a process started detached (not our descendant), among those that must not
+    outlive the session."""
+    _WATCHED.add(pid)
 
 
 def process_table() -> dict[int, tuple[int, str]]:
@@ -85,6 +96,7 @@ def survivors(grace: float) -> list[int]:
     deadline = time.monotonic() + grace
     while True:
         left = [p for p in descendants(os.getpid()) if p != _own_resource_tracker()]
+        left += [p for p in sorted(_WATCHED) if alive(p) and p not in left]
         if not left or time.monotonic() >= deadline:
             return left
         time.sleep(0.1)

@@ -75,3 +75,31 @@ def test_descendants_are_found_through_children() -> None:
             os.kill(pid, 9)
         shell.kill()
         shell.wait(10)
+
+
+DETACHED = """
+import subprocess, sys
+from pathlib import Path
+from tests import process_guard
+
+def test_leaves_a_detached_server_behind():
+    # as pg_ctl does: the server's parent exits at once, so it is no descendant of pytest
+    code = "import subprocess, sys; print(subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(600)'], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).pid)"
+    pid = int(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).stdout)
+    Path("child.pid").write_text(str(pid))
+    process_guard.watch(pid)
+"""
+
+
+def test_issue15_p1_a_watched_detached_server_left_running_fails_the_run(tmp_path: Path) -> None:
+    """The throwaway PostgreSQL (tests/pg_cluster.py) is started detached by pg_ctl: registered
+    with `watch`, a server left running still fails the session."""
+    done = run_pytest(tmp_path, DETACHED)
+    out = done.stdout + done.stderr
+    pid = int((tmp_path / "child.pid").read_text())
+    assert done.returncode == 1, out
+    assert f"pid {pid}: " in out and "time.sleep(600)" in out
+    deadline = time.monotonic() + 30
+    while alive(pid):
+        assert time.monotonic() < deadline, f"process {pid} still runs"
+        time.sleep(0.05)

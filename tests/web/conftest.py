@@ -1,7 +1,16 @@
-"""Fixtures for the web app: an app on a temporary SQLite file, a TestClient, and helpers."""
+"""Fixtures for the web app: an app on a temporary SQLite file, a TestClient, and helpers.
+
+`HORDES_TEST_DATABASE=postgresql` runs the same tests on PostgreSQL instead: each test gets a fresh
+empty database on the throwaway cluster (tests/pg_cluster.py) as $DATABASE_URL, which every
+`create_app(data_dir=...)` and `db.database_url(None, ...)` of the tests then uses in place of the
+SQLite file. (The `hordes serve` subprocesses of tests/web/live_server.py stay on SQLite unless
+a test gives them --database.)
+"""
 
 from __future__ import annotations
 
+import hashlib
+import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,6 +28,24 @@ WINS = {
     "khans": ("8/8/8/8/8/8/3k4/7K b - - 0 1", "d2d1", "0-1", "campmate"),
     "hordes": ("7k/R7/8/8/8/8/8/1R2K3 w - - 0 1", "b1b8", "1-0", "checkmate"),
 }
+
+
+TEST_DATABASE = os.environ.get("HORDES_TEST_DATABASE", "sqlite")
+if TEST_DATABASE not in ("sqlite", "postgresql"):
+    raise pytest.UsageError(f"HORDES_TEST_DATABASE is {TEST_DATABASE!r}: it must be sqlite or postgresql")
+
+
+@pytest.fixture(autouse=True)
+def test_database(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    """The backend of this test's app: "sqlite", or "postgresql" with a fresh database for it."""
+    if TEST_DATABASE == "sqlite":
+        yield "sqlite"
+        return
+    cluster = request.getfixturevalue("pg_cluster")
+    name = "w_" + hashlib.sha256(request.node.nodeid.encode()).hexdigest()[:20]
+    monkeypatch.setenv("DATABASE_URL", cluster.create_database(name))
+    yield "postgresql"
+    cluster.drop_database(name)
 
 
 @pytest.fixture

@@ -29,9 +29,7 @@ def free_port() -> int:
         return port
 
 
-@contextmanager
-def server_process(data_dir: Path, *options: str) -> Iterator[tuple[subprocess.Popen[bytes], str]]:
-    """`hordes serve [options]` on a free loopback port; yields the process and its base URL."""
+def _spawn(data_dir: Path, options: tuple[str, ...]) -> tuple[subprocess.Popen[bytes], str]:
     port = free_port()
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     env.pop("DATABASE_URL", None)
@@ -43,27 +41,56 @@ def server_process(data_dir: Path, *options: str) -> Iterator[tuple[subprocess.P
         stderr=subprocess.PIPE,
         start_new_session=True,  # its own process group, killed whole on exit
     )  # fmt: skip
-    base = f"http://127.0.0.1:{port}"
+    return proc, f"http://127.0.0.1:{port}"
+
+
+def _wait_up(proc: subprocess.Popen[bytes], base: str) -> None:
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            urllib.request.urlopen(base + "/api/variants", timeout=1).read()
+            return
+        except OSError:
+            if proc.poll() is not None or time.monotonic() > deadline:
+                proc.kill()
+                raise RuntimeError(
+                    f"server did not start: {proc.stderr.read() if proc.stderr else ''}"
+                ) from None
+            time.sleep(0.1)
+
+
+def _crash(proc: subprocess.Popen[bytes]) -> None:
+    proc.send_signal(signal.SIGKILL)  # a crash, not a clean shutdown
+    proc.wait(10)
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(proc.pid, signal.SIGKILL)  # anything it started that is still there
+    if proc.stderr:
+        proc.stderr.close()
+
+
+@contextmanager
+def server_process(data_dir: Path, *options: str) -> Iterator[tuple[subprocess.Popen[bytes], str]]:
+    """`hordes serve [options]` on a free loopback port; yields the process and its base URL."""
+    with server_processes(1, data_dir, *options) as started:
+        yield started[0]
+
+
+@contextmanager
+def server_processes(
+    count: int, data_dir: Path, *options: str
+) -> Iterator[list[tuple[subprocess.Popen[bytes], str]]]:
+    """`count` processes of `hordes serve [options]`, all started before any is waited for (so that
+    they start together: on an empty database they all migrate at once), each on its own port."""
+    started: list[tuple[subprocess.Popen[bytes], str]] = []
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                urllib.request.urlopen(base + "/api/variants", timeout=1).read()
-                break
-            except OSError:
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(
-                        f"server did not start: {proc.stderr.read() if proc.stderr else ''}"
-                    ) from None
-                time.sleep(0.1)
-        yield proc, base
+        for _ in range(count):
+            started.append(_spawn(data_dir, options))
+        for proc, base in started:
+            _wait_up(proc, base)
+        yield started
     finally:
-        proc.send_signal(signal.SIGKILL)  # a crash, not a clean shutdown
-        proc.wait(10)
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(proc.pid, signal.SIGKILL)  # anything it started that is still there
-        if proc.stderr:
-            proc.stderr.close()
+        for proc, _base in started:
+            _crash(proc)
 
 
 @contextmanager
@@ -118,6 +145,31 @@ def logged_server(data_dir: Path, log_level: str = "info") -> Iterator[tuple[str
     try:
         log.wait_for("Uvicorn running on")
         yield base, log
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(10)
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+
+
+@contextmanager
+def engine_worker(database_url: str, *options: str) -> Iterator[Log]:
+    """`hordes worker --database URL [options]`, once it is ready; killed (SIGKILL, then its
+    process group) on exit. Yields its output, readable by the test."""
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    env.pop("DATABASE_URL", None)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "hordes.cli", "worker", "--database", database_url, "--workers", "1",
+         *options],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )  # fmt: skip
+    log = Log(proc.stdout)
+    try:
+        log.wait_for("engine worker ready")
+        yield log
     finally:
         proc.send_signal(signal.SIGKILL)
         proc.wait(10)

@@ -20,7 +20,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.types import ASGIApp
 
-from hordes.web import clocks, db, lobby, pages, redact, security
+from hordes.web import bus, clocks, db, lobby, pages, redact, security
 from hordes.web.accounts import AccountService
 from hordes.web.common import game_error
 from hordes.web.engine_pool import EngineBusy, EnginePool
@@ -82,7 +82,8 @@ def create_app(
     seek_grace: float = lobby.GRACE,
 ) -> Starlette:
     """The web app. Database: `database_url`, else $DATABASE_URL, else `data_dir`/hordes.sqlite3
-    (`data_dir` defaults to ./data). `engine_workers` processes run engine searches (default: up to 2);
+    (`data_dir` defaults to ./data). `engine_workers` processes run engine searches (default: up to 2;
+    0: none, `hordes worker` processes elsewhere take the engine turns and analysis answers 503);
     `engine_movetime` caps the engine's seconds per move (levels below 8 cap it lower). `base_url` is
     the site's public address: the links it hands out start with it (else with `bind_url`, the address
     it listens on; never with the request's Host header), and it is the only origin that may post.
@@ -105,13 +106,15 @@ def create_app(
     service = GameService(engine, now=clock.now)
     accounts = AccountService(engine)
     pool = EnginePool(engine_workers, analysis_per_client, analysis_total)
-    live = Live(service, pool, engine_movetime, clock)
+    events = bus.make_bus(url)  # the other server processes' watchers (LISTEN/NOTIFY on PostgreSQL)
+    live = Live(service, pool, engine_movetime, clock, events)
     seeks = SeekService(engine, service, now=clock.now)
-    lobby_hub = lobby.Lobby(seeks, clock, grace=seek_grace)
+    lobby_hub = lobby.Lobby(seeks, clock, grace=seek_grace, bus=bus.Channel(events, "lobby"))
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         redact.install()  # again: the server may have configured its loggers since create_app
+        await events.start()
         await live.resume_engine_games()
         await live.resume_clocks()
         await lobby_hub.start()
@@ -120,6 +123,7 @@ def create_app(
         finally:
             await lobby_hub.close()
             await live.close()
+            await events.close()
             pool.shutdown()
             engine.dispose()
 
@@ -146,6 +150,7 @@ def create_app(
     app.state.live = live
     app.state.seeks = seeks
     app.state.lobby = lobby_hub
+    app.state.bus = events
     app.state.clock_min_base = clock_min_base
     app.state.templates = jinja2.Environment(
         loader=jinja2.FileSystemLoader(Path(HERE) / "templates"),

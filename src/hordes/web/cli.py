@@ -17,6 +17,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
 
     bind_url = f"http://{args.host}:{args.port}"
     app = create_app(
+        database_url=args.database,
         data_dir=args.data_dir,
         engine_workers=args.engine_workers,
         base_url=args.base_url,
@@ -38,6 +39,29 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         ws_ping_interval=20.0,
         ws_ping_timeout=20.0,
     )
+    return 0
+
+
+def _cmd_engine_worker(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from hordes.web import db, engine_worker
+
+    url = db.database_url(args.database, args.data_dir)
+
+    async def main() -> None:
+        ready = asyncio.Event()
+        task = asyncio.create_task(
+            engine_worker.run(url, args.workers, args.movetime, args.poll, ready=ready)
+        )
+        waiting = asyncio.create_task(ready.wait())
+        await asyncio.wait({task, waiting}, return_when=asyncio.FIRST_COMPLETED)
+        if ready.is_set():
+            print(f"hordes: engine worker ready (database: {_safe(url)})", flush=True)
+        waiting.cancel()
+        await task
+
+    asyncio.run(main())
     return 0
 
 
@@ -65,7 +89,19 @@ def register(subparsers: Any) -> None:
         default=os.environ.get("HORDES_DATA_DIR", "data"),
         help="directory of the SQLite database (default ./data; $DATABASE_URL overrides the database)",
     )
-    p.add_argument("--engine-workers", type=int, default=None, help="engine processes (default: up to 2)")
+    p.add_argument(
+        "--database",
+        default=None,
+        help="database URL, e.g. postgresql://user:pass@host/hordes for several server processes on one "
+        "database (default: $DATABASE_URL, else the SQLite file in --data-dir)",
+    )
+    p.add_argument(
+        "--engine-workers",
+        type=int,
+        default=None,
+        help="engine processes (default: up to 2); 0: none, engine workers elsewhere take the engine's "
+        "turns (hordes worker) and analysis is off",
+    )
     p.add_argument(
         "--no-rate-limits",
         action="store_true",
@@ -79,3 +115,26 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
     p.set_defaults(func=_cmd_serve)
+
+    # Issue 15 calls it `hordes engine-worker`; that name is wider than `hordes --help`'s command
+    # column, which would wrap other summaries (tests/test_cli_help.py): `hordes worker` it is.
+    w = subparsers.add_parser("worker", help="play the engine's moves in the web app's games")
+    w.add_argument(
+        "--database",
+        default=None,
+        help="database URL, as for hordes serve (default: $DATABASE_URL, else the SQLite file in --data-dir)",
+    )
+    data_dir = os.environ.get("HORDES_DATA_DIR", "data")
+    w.add_argument("--data-dir", default=data_dir, help="as for hordes serve")
+    w.add_argument("--workers", type=int, default=None, help="engine processes (default: up to 2)")
+    w.add_argument(
+        "--movetime", type=float, default=3.0, help="the engine's seconds per move at most (default 3)"
+    )
+    w.add_argument(
+        "--poll",
+        type=float,
+        default=5.0,
+        help="seconds between sweeps for games waiting for the engine (default 5; on PostgreSQL a "
+        "move's notification wakes the worker at once)",
+    )
+    w.set_defaults(func=_cmd_engine_worker)

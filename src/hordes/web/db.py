@@ -17,7 +17,8 @@ the same ply fail even across server processes.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -222,6 +223,38 @@ def _seeks(md: sa.MetaData) -> sa.Table:
 seeks = _seeks(metadata)
 
 
+# ----- the event bus's large events (migration 8, _m8_bus_events; bus.py) ----------------------------
+def _bus_events(md: sa.MetaData) -> sa.Table:
+    """Events too large for a PostgreSQL notification, read back by the other server processes and
+    deleted after a minute. Unused on SQLite (one process), created there too: one schema for both."""
+    return sa.Table(
+        "bus_events",
+        md,
+        # BIGSERIAL on PostgreSQL; SQLite counts up only an INTEGER primary key
+        sa.Column("id", sa.BigInteger().with_variant(sa.Integer, "sqlite"), primary_key=True),
+        sa.Column("payload", sa.Text, nullable=False),
+        sa.Column("created_ms", sa.BigInteger, nullable=False),
+    )
+
+
+bus_events = _bus_events(metadata)
+
+
+# ----- who searches each engine turn (migration 9, _m9_engine_claims; engine_claims.py) ---------------
+def _engine_claims(md: sa.MetaData) -> sa.Table:
+    return sa.Table(
+        "engine_claims",
+        md,
+        sa.Column("game_id", sa.String(16), primary_key=True),
+        sa.Column("ply", sa.Integer, nullable=False),  # the engine's turn being searched
+        sa.Column("owner", sa.String(32), nullable=False),  # the claiming server process
+        sa.Column("lease_until_ms", sa.BigInteger, nullable=False),  # epoch ms; then anyone may claim
+    )
+
+
+engine_claims = _engine_claims(metadata)
+
+
 def now() -> datetime:
     return datetime.now(UTC)
 
@@ -283,6 +316,14 @@ def _m7_offers(conn: Connection) -> None:
     conn.execute(sa.text("CREATE UNIQUE INDEX ix_games_rematch_id ON games (rematch_id)"))
 
 
+def _m8_bus_events(conn: Connection) -> None:
+    _bus_events(sa.MetaData()).create(conn)
+
+
+def _m9_engine_claims(conn: Connection) -> None:
+    _engine_claims(sa.MetaData()).create(conn)
+
+
 # Ordered: migration n (1-based) brings the schema from version n-1 to n. Never edit a released one;
 # add a new function at the end.
 MIGRATIONS: tuple[Callable[[Connection], None], ...] = (
@@ -293,6 +334,8 @@ MIGRATIONS: tuple[Callable[[Connection], None], ...] = (
     _m5_clocks,
     _m6_seeks,
     _m7_offers,
+    _m8_bus_events,
+    _m9_engine_claims,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -308,23 +351,59 @@ def current_version(conn: Connection) -> int:
     return int(row[0]) if row else 0
 
 
+# The key of the advisory lock that serialises migrations on PostgreSQL (any fixed 64-bit number;
+# "hordes" in ASCII, so that other applications sharing the server are unlikely to pick it).
+MIGRATION_LOCK = 0x686F72646573
+
+
+@contextmanager
+def _serialised(conn: Connection) -> Iterator[None]:
+    """One transaction that no other process's migration transaction runs alongside.
+
+    PostgreSQL: a transaction-scoped advisory lock, taken first, released by the commit. SQLite:
+    `BEGIN IMMEDIATE` takes the database's write lock at once (a plain BEGIN would take it only at the
+    first write, after both processes had read the old version); the driver's own transaction
+    handling is off on this connection (AUTOCOMMIT), so the statements are ours."""
+    if conn.dialect.name == "postgresql":
+        with conn.begin():
+            conn.execute(sa.select(sa.func.pg_advisory_xact_lock(MIGRATION_LOCK)))
+            yield
+        return
+    if conn.dialect.name != "sqlite":
+        with conn.begin():  # other databases: their own isolation, not serialised
+            yield
+        return
+    conn.exec_driver_sql("BEGIN IMMEDIATE")
+    try:
+        yield
+    except BaseException:
+        conn.exec_driver_sql("ROLLBACK")
+        raise
+    conn.exec_driver_sql("COMMIT")
+
+
 def migrate(engine: Engine, target: int = SCHEMA_VERSION) -> int:
-    """Apply the missing migrations up to `target`; return the version the database is now at."""
-    with engine.begin() as conn:
-        if not sa.inspect(conn).has_table("schema_version"):
-            schema_version.create(conn)
-            conn.execute(schema_version.insert().values(version=0))
-        version = current_version(conn)
-    if version > SCHEMA_VERSION:
-        raise SchemaTooNewError(
-            f"the database schema is version {version}, this program knows up to {SCHEMA_VERSION}"
-        )
-    while version < target:
-        with engine.begin() as conn:
-            MIGRATIONS[version](conn)
-            version += 1
-            conn.execute(schema_version.update().values(version=version))
-    return version
+    """Apply the missing migrations up to `target`; return the version the database is now at.
+
+    Any number of processes may call it at once on one database: each migration runs in its own
+    transaction, serialised across processes (`_serialised`), which reads the version again first,
+    so a migration that another process has just applied is not applied twice."""
+    options = {"isolation_level": "AUTOCOMMIT"} if engine.dialect.name == "sqlite" else {}
+    with engine.connect().execution_options(**options) as conn:
+        while True:
+            with _serialised(conn):
+                if not sa.inspect(conn).has_table("schema_version"):
+                    schema_version.create(conn)
+                    conn.execute(schema_version.insert().values(version=0))
+                version = current_version(conn)
+                if version > SCHEMA_VERSION:
+                    raise SchemaTooNewError(
+                        f"the database schema is version {version}, this program knows up to {SCHEMA_VERSION}"
+                    )
+                if version >= target:
+                    return version
+                MIGRATIONS[version](conn)
+                conn.execute(schema_version.update().values(version=version + 1))
 
 
 # ----- engines ----------------------------------------------------------------------------------------

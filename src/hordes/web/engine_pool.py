@@ -164,6 +164,9 @@ class EnginePool:
         analysis_per_client: int = ANALYSIS_PER_CLIENT,
         analysis_total: int = ANALYSIS_TOTAL,
     ) -> None:
+        # 0: no searches in this process (`hordes serve --engine-workers 0`: engine workers elsewhere
+        # take the engine's turns, engine_worker.py); None: the default
+        self.searches = workers != 0
         self.workers = workers or max(1, min(2, os.cpu_count() or 1))
         self._executor: ProcessPoolExecutor | None = None
         self.queue = EngineQueue(self.workers, self._pool, analysis_per_client, analysis_total)
@@ -186,6 +189,12 @@ class EnginePool:
     async def _run(
         self, kind: str, fn: Any, *args: Any, client: str | None = None, seconds: float = 1.0
     ) -> Any:
+        if not self.searches:
+            raise EngineBusy(
+                "this server runs no engine searches (--engine-workers 0); analysis is not available here",
+                status=503,
+                retry_after=60,
+            )
         try:
             return await self.queue.run(kind, fn, *args, client=client, seconds=seconds)
         except BrokenProcessPool:

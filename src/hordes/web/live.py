@@ -35,6 +35,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import secrets
 import weakref
 from collections import Counter
 from collections.abc import Callable
@@ -45,7 +46,8 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import HTTPConnection
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
-from hordes.web import clocks, offers
+from hordes.web import clocks, engine_claims, offers
+from hordes.web.bus import Bus, LocalBus
 from hordes.web.common import MAX_BODY, check_token, game_id_param, parse_json_object, seat_token
 from hordes.web.engine_pool import EnginePool
 from hordes.web.games import GameError, GameService, Joined, NotFound, TimeUp
@@ -59,20 +61,38 @@ SEND_TIMEOUT = 5.0  # a watcher that cannot take an event in this time is droppe
 # A failing engine turn is tried again after a pause that doubles from the first to the longest and
 # stays there: a game's turn is never given up (it waits in the engine queue behind other games only).
 ENGINE_RETRY_FIRST, ENGINE_RETRY_LONGEST = 0.5, 30.0
+# How long a process's claim on an engine turn holds (engine_claims.py) unless renewed; it is renewed
+# every third of that while the search waits and runs, so another process takes a turn over only
+# when its holder has stopped (died) for that long.
+ENGINE_LEASE_MS = 15_000
 
 
 class Live:
     """Websockets by game, per-game locks, and the engine turns of engine games."""
 
     def __init__(
-        self, service: GameService, pool: EnginePool, engine_movetime: float = 3.0, clock: Clock | None = None
+        self,
+        service: GameService,
+        pool: EnginePool,
+        engine_movetime: float = 3.0,
+        clock: Clock | None = None,
+        bus: Bus | None = None,
+        remote_engine_turns: bool = False,
     ) -> None:
+        """`remote_engine_turns`: also take the engine's turns in games moved by other processes
+        (an engine worker's Live, engine_worker.py; a server takes those of its own moves)."""
         self.service = service
+        self.remote_engine_turns = remote_engine_turns
+        # Every event of a game also goes to the other server processes' watchers (bus.py); the
+        # events they publish come back here through `_remote`.
+        self.bus: Bus = bus or LocalBus()
+        self.bus.subscribe("game", self._remote)
         self.pool = pool
         self.engine_movetime = engine_movetime
         self.sockets: dict[str, set[WebSocket]] = {}
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
         self._engine_tasks: dict[str, asyncio.Task[None]] = {}
+        self.owner = secrets.token_hex(8)  # this process, in the engine turns it claims
         # ----- clocks (timeouts.py) and who is here (for abandonment claims) -----
         self.clock: Clock = clock or SystemClock()
         self.timeouts = Timeouts(self.clock, self._judge)
@@ -232,6 +252,21 @@ class Live:
             await self.broadcast(game_id, event)
 
     async def broadcast(self, game_id: str, event: dict[str, Any]) -> None:
+        """The event to every watcher of the game, in this process (at once) and in the others."""
+        await self.bus.publish("game", {"game": game_id, "event": event})
+
+    async def _remote(self, message: dict[str, Any]) -> None:
+        """Another process's event: to this process's watchers. A clock's deadline in it arms the
+        timer here too, so that the flag falls even if that process is gone by then; the judgement
+        is a conditional update (games.py), so one process ends the game and the others find it over."""
+        game_id, event = str(message["game"]), message["event"]
+        await self._send_local(game_id, event)
+        if isinstance(event, dict) and isinstance(event.get("clock"), dict):
+            self._arm(game_id, event)
+        if self.remote_engine_turns and isinstance(event, dict) and event.get("engine_to_move"):
+            self.schedule_engine(game_id)
+
+    async def _send_local(self, game_id: str, event: dict[str, Any]) -> None:
         sockets = list(self.sockets.get(game_id, ()))
         if not sockets:
             return
@@ -252,7 +287,10 @@ class Live:
 
     # ----- the engine ------------------------------------------------------------------------------
     def schedule_engine(self, game_id: str) -> None:
-        """Start the engine's turn in this game if it has one and none is running."""
+        """Start the engine's turn in this game if it has one and none is running (never in a
+        server without searches of its own: an engine worker takes it)."""
+        if not self.pool.searches:
+            return
         task = self._engine_tasks.get(game_id)
         if task is not None and not task.done():
             return
@@ -266,10 +304,19 @@ class Live:
                 if found is None:
                     return
                 (variant, start_fen, moves, level, ply), clock = found
-                # A timed game's clock goes to the search, which manages its time (capped by movetime).
-                uci = await self.pool.move(
-                    variant, start_fen, moves, level, self.engine_movetime, clock=clock
-                )
+                # One process searches each turn, whichever of them has the game's watchers.
+                lapses = await self._claim(game_id, ply)
+                if lapses is not None:  # another process searches: look again when its claim lapses
+                    await asyncio.sleep(max(0.05, (lapses - engine_claims.now_ms()) / 1000))
+                    continue
+                renewing = asyncio.create_task(self._renew(game_id, ply))
+                try:
+                    # A timed game's clock goes to the search, which manages its time (capped by movetime).
+                    uci = await self.pool.move(
+                        variant, start_fen, moves, level, self.engine_movetime, clock=clock
+                    )
+                finally:
+                    renewing.cancel()
                 if uci is None:
                     return
                 played = await self.act(game_id, self.service.engine_move, game_id, ply, uci, moves)
@@ -290,6 +337,23 @@ class Live:
                     pause,
                 )
                 await asyncio.sleep(pause)
+
+    async def _claim(self, game_id: str, ply: int) -> int | None:
+        """Claim the engine's turn (engine_claims.claim). SQLite serves one process: no claims, so a
+        restart after a crash mid-search resumes at once rather than waiting out the dead claim."""
+        engine = self.service.engine
+        if engine.dialect.name == "sqlite":
+            return None
+        lapses: int | None = await run_in_threadpool(
+            engine_claims.claim, engine, game_id, ply, self.owner, ENGINE_LEASE_MS
+        )
+        return lapses
+
+    async def _renew(self, game_id: str, ply: int) -> None:
+        while True:
+            await asyncio.sleep(ENGINE_LEASE_MS / 3000)
+            with contextlib.suppress(Exception):  # a failed renewal: the next one, or the lease lapses
+                await self._claim(game_id, ply)
 
     async def resume_engine_games(self) -> None:
         """After a start: the engine moves in every game that waits for it (no game is lost on restart)."""

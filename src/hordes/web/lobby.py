@@ -10,9 +10,9 @@ The state machine and storage are seeks.py's; this module is the edge around it:
   short grace (`grace` seconds, so that a reload keeps them; tests pass 0 and an injected clock).
   A creator who never opened the socket (an API client) keeps their seeks until they cancel them
   or their time to live runs out (seeks.TTL_MS); a timer sweeps those when they fall due;
-- fan-out goes through a `LobbyBus` (publish / subscribe of small JSON events). `LocalBus` is the
-  in-process one; several server processes would use one on PostgreSQL LISTEN/NOTIFY instead, with
-  nothing else changing: the events carry no secret (the owner's key is a hash or an account id,
+- fan-out goes through a `LobbyBus` (publish / subscribe of small JSON events): the "lobby" channel
+  of the app's event bus (bus.py), in-process on SQLite, PostgreSQL LISTEN/NOTIFY across processes.
+  The events carry no secret (the owner's key is a hash or an account id,
   and the seat tokens are only ever handed out over HTTP to their owner).
 
 Websocket protocol (JSON text frames):
@@ -46,8 +46,10 @@ from starlette.requests import HTTPConnection, Request
 from starlette.responses import JSONResponse, Response
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from hordes.web import bus
 from hordes.web.accounts import viewer
 from hordes.web.api import rated_field, seat_url, set_seat_cookie
+from hordes.web.bus import Channel
 from hordes.web.clocks import form_clock, parse_clock
 from hordes.web.common import (
     COOKIE_MAX_AGE,
@@ -126,18 +128,11 @@ class LobbyBus(Protocol):
     async def publish(self, event: dict[str, Any]) -> None: ...
 
 
-class LocalBus:
-    """The bus of a single server process: publishing calls the subscribers at once."""
+class LocalBus(Channel):
+    """The lobby's channel on a bus of this process only (tests, and what SQLite serves)."""
 
     def __init__(self) -> None:
-        self._listeners: list[Listener] = []
-
-    def subscribe(self, listener: Listener) -> None:
-        self._listeners.append(listener)
-
-    async def publish(self, event: dict[str, Any]) -> None:
-        for listener in self._listeners:
-            await listener(event)
+        super().__init__(bus.LocalBus(), "lobby")
 
 
 class Lobby:

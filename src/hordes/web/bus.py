@@ -1,0 +1,215 @@
+"""The event bus: how a game's or the lobby's events reach the sockets of every server process.
+
+A publisher hands an event (a small JSON object) to a named channel ("game", "lobby"); every
+subscriber of that channel gets it, in every process on the database. The publishing process's own
+subscribers get it at once, before `publish` returns (so one process's watchers see its events in
+the order it made them, as when there was no bus); the other processes get it through the database.
+
+- `LocalBus`: one process only (SQLite, the embedded default): the in-process delivery and nothing else.
+- `PostgresBus`: PostgreSQL's LISTEN/NOTIFY, so that several `hordes serve` processes on one database
+  need no broker of their own. Each process keeps one connection that LISTENs and one that NOTIFYs.
+  A notification carries the channel, the event and the sending process's id (a process skips its
+  own, which it has delivered already). An event too big for a notification (PostgreSQL's limit is
+  8000 bytes) is stored in `bus_events` (db.py) and the notification carries its row id instead; the
+  receivers read it back. Those rows are deleted after a minute.
+
+What the bus does not promise: events of one game published by two processes may arrive in another
+order than that of their commits, and a process whose listening connection drops misses what is sent
+until it is back. Game clients order events by ply and ask for the whole game on a gap (live.py),
+and the database stays the truth: a reconnecting client gets the whole game from any process.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import secrets
+import time
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any, Protocol
+
+from sqlalchemy.engine import make_url
+
+if TYPE_CHECKING:
+    import psycopg
+
+log = logging.getLogger("hordes.web")
+
+Listener = Callable[[dict[str, Any]], Awaitable[None]]
+
+PG_CHANNEL = "hordes_events"  # the one PostgreSQL notification channel; our channels ride inside it
+NOTIFY_LIMIT = 7900  # bytes of payload sent inline (PostgreSQL refuses 8000 and more)
+KEEP_MS = 60_000  # how long a large event's row is kept for the receivers to read
+RECONNECT_PAUSE = 1.0  # seconds between attempts to listen again after the connection dropped
+
+
+class Bus(Protocol):
+    """Publish / subscribe of small JSON events by channel, across every server process."""
+
+    def subscribe(self, channel: str, listener: Listener) -> None: ...
+
+    async def publish(self, channel: str, event: dict[str, Any]) -> None: ...
+
+    async def start(self) -> None: ...
+
+    async def close(self) -> None: ...
+
+
+class Channel:
+    """One channel of a bus, as the lobby's `LobbyBus` (subscribe / publish without a channel name)."""
+
+    def __init__(self, bus: Bus, name: str) -> None:
+        self.bus = bus
+        self.name = name
+
+    def subscribe(self, listener: Listener) -> None:
+        self.bus.subscribe(self.name, listener)
+
+    async def publish(self, event: dict[str, Any]) -> None:
+        await self.bus.publish(self.name, event)
+
+
+class LocalBus:
+    """This process's subscribers only."""
+
+    def __init__(self) -> None:
+        self._listeners: dict[str, list[Listener]] = {}
+
+    def subscribe(self, channel: str, listener: Listener) -> None:
+        self._listeners.setdefault(channel, []).append(listener)
+
+    async def deliver(self, channel: str, event: dict[str, Any]) -> None:
+        for listener in self._listeners.get(channel, ()):
+            try:
+                await listener(event)
+            except Exception:  # one subscriber's failure must not keep the event from the others
+                log.exception("a %s event's subscriber failed", channel)
+
+    async def publish(self, channel: str, event: dict[str, Any]) -> None:
+        await self.deliver(channel, event)
+
+    async def start(self) -> None:
+        pass
+
+    async def close(self) -> None:
+        pass
+
+
+def libpq_url(sqlalchemy_url: str) -> str:
+    """The libpq connection string of a SQLAlchemy PostgreSQL URL (without the driver's name)."""
+    return make_url(sqlalchemy_url).set(drivername="postgresql").render_as_string(hide_password=False)
+
+
+class PostgresBus(LocalBus):
+    """LISTEN/NOTIFY on one PostgreSQL database. Until `start` (and after `close`) it delivers in
+    this process only, like LocalBus."""
+
+    def __init__(self, url: str) -> None:
+        super().__init__()
+        self.conninfo = libpq_url(url)
+        self.origin = secrets.token_hex(8)  # this process, to recognise its own notifications
+        self._sender: psycopg.AsyncConnection[Any] | None = None
+        self._send_lock = asyncio.Lock()
+        self._receiver: asyncio.Task[None] | None = None
+        self._listening = asyncio.Event()
+
+    async def start(self) -> None:
+        import psycopg
+
+        self._sender = await psycopg.AsyncConnection.connect(self.conninfo, autocommit=True)
+        self._receiver = asyncio.get_running_loop().create_task(self._receive())
+        await self._listening.wait()  # nothing published after start is missed by this process
+
+    async def close(self) -> None:
+        if self._receiver is not None:
+            self._receiver.cancel()
+            with contextlib.suppress(BaseException):
+                await self._receiver
+            self._receiver = None
+        if self._sender is not None:
+            with contextlib.suppress(Exception):
+                await self._sender.close()
+            self._sender = None
+
+    async def publish(self, channel: str, event: dict[str, Any]) -> None:
+        await self.deliver(channel, event)
+        if self._sender is None:
+            return
+        body = json.dumps({"o": self.origin, "c": channel, "e": event}, separators=(",", ":"))
+        try:
+            async with self._send_lock:
+                if self._sender.closed:  # dropped (a database restart): connect again
+                    import psycopg
+
+                    self._sender = await psycopg.AsyncConnection.connect(self.conninfo, autocommit=True)
+                await self._notify(self._sender, body)
+        except Exception:  # the database is away: this process's watchers have it; the others resync
+            log.exception("could not send a %s event to the other server processes", channel)
+
+    async def _notify(self, conn: psycopg.AsyncConnection[Any], body: str) -> None:
+        if len(body.encode()) <= NOTIFY_LIMIT:
+            await conn.execute("SELECT pg_notify(%s, %s)", (PG_CHANNEL, body))
+            return
+        now_ms = int(time.time() * 1000)
+        async with conn.transaction():  # the row is there when the notification arrives (at commit)
+            cur = await conn.execute(
+                "INSERT INTO bus_events (payload, created_ms) VALUES (%s, %s) RETURNING id", (body, now_ms)
+            )
+            row = await cur.fetchone()
+            assert row is not None
+            note = json.dumps({"o": self.origin, "ref": row[0]})
+            await conn.execute("SELECT pg_notify(%s, %s)", (PG_CHANNEL, note))
+            await conn.execute("DELETE FROM bus_events WHERE created_ms < %s", (now_ms - KEEP_MS,))
+
+    async def _receive(self) -> None:
+        import psycopg
+
+        while True:
+            try:
+                async with await psycopg.AsyncConnection.connect(self.conninfo, autocommit=True) as conn:
+                    await conn.execute(f"LISTEN {PG_CHANNEL}")
+                    self._listening.set()
+                    async for note in conn.notifies():
+                        await self._received(note.payload)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("the event bus lost its PostgreSQL connection; listening again")
+                self._listening.set()  # start() must not wait for a database that is away
+                await asyncio.sleep(RECONNECT_PAUSE)
+
+    async def _read_back(self, ref: object) -> str | None:
+        """A large event's stored text, through the sending connection (the listening one is busy
+        waiting for notifications)."""
+        if self._sender is None:
+            return None
+        async with self._send_lock:
+            cur = await self._sender.execute("SELECT payload FROM bus_events WHERE id = %s", (ref,))
+            row = await cur.fetchone()
+        return None if row is None else str(row[0])
+
+    async def _received(self, payload: str) -> None:
+        try:
+            message = json.loads(payload)
+            if message.get("o") == self.origin:
+                return  # ours: delivered here when it was published
+            if "ref" in message:
+                stored = await self._read_back(message["ref"])
+                if stored is None:
+                    log.warning("a large bus event (row %s) was gone before it was read", message["ref"])
+                    return
+                message = json.loads(stored)
+            channel, event = message["c"], message["e"]
+        except (ValueError, KeyError, TypeError):
+            log.warning("ignored a malformed bus notification: %.200s", payload)
+            return
+        await self.deliver(channel, event)
+
+
+def make_bus(url: str) -> Bus:
+    """The bus for a database URL: LISTEN/NOTIFY on PostgreSQL, else this process only."""
+    if make_url(url).get_backend_name() == "postgresql":
+        return PostgresBus(url)
+    return LocalBus()

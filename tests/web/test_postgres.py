@@ -1,0 +1,273 @@
+"""Issue 15: several server processes on one PostgreSQL, tested against a real server (the throwaway
+cluster of tests/pg_cluster.py), and SQLite's single file serialised the same way."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import json
+import threading
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+from starlette.testclient import TestClient
+from websockets.sync.client import connect
+
+from hordes.web import db
+from hordes.web.app import create_app
+from hordes.web.bus import PostgresBus
+from tests.pg_cluster import Cluster
+from tests.process_guard import descendants
+from tests.web.conftest import create
+from tests.web.live_server import engine_worker, server_processes
+
+
+@pytest.fixture
+def pg_url(pg_cluster: Cluster, request: pytest.FixtureRequest) -> Iterator[str]:
+    """A fresh empty database on the throwaway cluster, for this test only."""
+    name = "t_" + hashlib.sha256(request.node.nodeid.encode()).hexdigest()[:16]
+    url = pg_cluster.create_database(name)
+    yield url
+    pg_cluster.drop_database(name)
+
+
+def test_issue15_p1_the_cluster_is_a_throwaway_one(pg_cluster: Cluster, pg_url: str) -> None:
+    assert pg_cluster.port != 5432 and str(pg_cluster.dir) in str(pg_cluster.data)
+    engine = sa.create_engine(pg_url, poolclass=sa.NullPool)
+    with engine.connect() as conn:
+        assert conn.execute(sa.text("SHOW data_directory")).scalar() == str(pg_cluster.data)
+        assert conn.execute(sa.text("SHOW port")).scalar() == str(pg_cluster.port)
+    engine.dispose()
+
+
+def test_issue15_p3_every_migration_runs_on_postgresql(pg_url: str) -> None:
+    engine = db.make_engine(pg_url)
+    assert db.migrate(engine, target=1) == 1
+    assert db.migrate(engine) == db.SCHEMA_VERSION
+    assert db.migrate(engine) == db.SCHEMA_VERSION  # nothing left to do
+    tables = set(sa.inspect(engine).get_table_names())
+    assert {"schema_version", "games", "moves", "evaluations", "users", "seeks"} <= tables
+    with engine.connect() as conn:
+        assert db.current_version(conn) == db.SCHEMA_VERSION
+        assert conn.execute(sa.select(sa.func.count()).select_from(db.schema_version)).scalar() == 1
+    engine.dispose()
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_issue15_p3_migrations_started_at_once_all_succeed(
+    backend: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    """Three migrations of one empty database released at the same instant (a barrier): before the
+    lock, one failed (PostgreSQL: UniqueViolation on schema_version's type; SQLite: table exists)."""
+    url = request.getfixturevalue("pg_url") if backend == "postgresql" else db.database_url(None, tmp_path)
+    engines = [db.make_engine(url) for _ in range(3)]
+    barrier = threading.Barrier(len(engines))
+    outcomes: list[object] = [None] * len(engines)
+
+    def run(i: int) -> None:
+        barrier.wait()
+        try:
+            outcomes[i] = db.migrate(engines[i])
+        except Exception as exc:
+            outcomes[i] = exc
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(engines))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert outcomes == [db.SCHEMA_VERSION] * len(engines)
+    with engines[0].connect() as conn:
+        assert conn.execute(sa.select(db.schema_version.c.version)).scalars().all() == [db.SCHEMA_VERSION]
+    for engine in engines:
+        engine.dispose()
+
+
+def api(
+    base: str, path: str, body: dict[str, Any] | None = None, headers: dict[str, str] | None = None
+) -> Any:
+    data = json.dumps(body).encode() if body is not None else None
+    req = urllib.request.Request(
+        base + path, data=data, headers={"Content-Type": "application/json", **(headers or {})}
+    )
+    with urllib.request.urlopen(req, timeout=10) as r:
+        return json.loads(r.read())
+
+
+def ws(base: str, path: str) -> Any:
+    return connect(base.replace("http://", "ws://") + path, open_timeout=10)
+
+
+def wait_for(socket: Any, wanted: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+    """The first frame the socket receives that `wanted` accepts (each frame within 10 s: a bound
+    that only a lost event reaches)."""
+    while True:
+        frame: dict[str, Any] = json.loads(socket.recv(10))
+        if wanted(frame):
+            return frame
+
+
+def test_issue15_p1_two_servers_started_together_share_moves_and_seeks(pg_url: str, tmp_path: Path) -> None:
+    """Two processes started at once on an empty database both come up (they migrate together); a
+    watcher on A sees a move made through B's API, and a seek made on A appears in B's lobby."""
+    with server_processes(2, tmp_path, "--database", pg_url) as [(_pa, a), (_pb, b)]:
+        g = api(a, "/api/games", {"variant": "chess", "opponent": "friend", "color": "white"})
+        api(b, f"/api/games/{g['id']}/join", {"invite": g["invite_token"]})
+        with ws(a, f"/ws/game/{g['id']}") as watcher:
+            assert json.loads(watcher.recv(10))["type"] == "game"
+            played = api(b, f"/api/games/{g['id']}/moves", {"uci": "e2e4"}, {"X-Seat-Token": g["token"]})
+            seen = wait_for(watcher, lambda f: f["type"] == "move")
+            assert seen["ply"] == played["ply"] == 1 and seen["uci"] == "e2e4" and seen["san"] == "e4"
+        with ws(b, "/ws/lobby") as lobby:
+            assert json.loads(lobby.recv(10))["type"] == "seeks"
+            made = api(a, "/api/seeks", {"variant": "orda"})
+            added = wait_for(lobby, lambda f: f["type"] == "seek_added")
+            assert added["seek"]["id"] == made["seek"]["id"] and added["seek"]["mine"] is False
+            with urllib.request.urlopen(
+                urllib.request.Request(
+                    a + f"/api/seeks/{made['seek']['id']}",
+                    method="DELETE",
+                    headers={"X-Player-Token": made["player_token"]},
+                ),
+                timeout=10,
+            ):
+                pass
+            removed = wait_for(lobby, lambda f: f["type"] == "seek_removed")
+            assert removed["id"] == made["seek"]["id"] and removed["reason"] == "cancelled"
+
+
+def test_issue15_p1_three_servers_every_watcher_sees_every_move(pg_url: str, tmp_path: Path) -> None:
+    """Three processes started together on an empty database; moves made through each one reach the
+    watchers on the other two, in order."""
+    with server_processes(3, tmp_path, "--database", pg_url) as started:
+        bases = [base for _proc, base in started]
+        g = api(bases[0], "/api/games", {"variant": "chess", "opponent": "friend", "color": "white"})
+        black = api(bases[1], f"/api/games/{g['id']}/join", {"invite": g["invite_token"]})["token"]
+        with contextlib.ExitStack() as stack:
+            sockets = [stack.enter_context(ws(base, f"/ws/game/{g['id']}")) for base in bases]
+            for socket in sockets:
+                assert json.loads(socket.recv(10))["type"] == "game"
+            for ply, (uci, token) in enumerate([("e2e4", g["token"]), ("e7e5", black), ("g1f3", g["token"])]):
+                api(bases[ply], f"/api/games/{g['id']}/moves", {"uci": uci}, {"X-Seat-Token": token})
+                for socket in sockets:
+                    seen = wait_for(socket, lambda f: f["type"] == "move")
+                    assert (seen["ply"], seen["uci"]) == (ply + 1, uci)
+
+
+def test_issue15_p2_the_flag_falls_once_on_the_other_process_after_one_dies(
+    pg_url: str, tmp_path: Path
+) -> None:
+    """A clock game played through A, watched on B: A is killed; B, armed by A's move events,
+    judges the flag and tells its watcher (the judgement is a conditional update: one process ends it)."""
+    with server_processes(2, tmp_path, "--database", pg_url, "--clock-min-base", "1") as started:
+        (proc_a, a), (_pb, b) = started
+        body = {
+            "variant": "chess",
+            "opponent": "friend",
+            "color": "white",
+            "clock": {"base": 2, "increment": 0},
+        }
+        g = api(a, "/api/games", body)
+        black = api(a, f"/api/games/{g['id']}/join", {"invite": g["invite_token"]})["token"]
+        with ws(b, f"/ws/game/{g['id']}") as watcher:
+            assert json.loads(watcher.recv(10))["type"] == "game"
+            for uci, token in (("e2e4", g["token"]), ("e7e5", black)):
+                api(a, f"/api/games/{g['id']}/moves", {"uci": uci}, {"X-Seat-Token": token})
+                wait_for(watcher, lambda f, u=uci: f["type"] == "move" and f["uci"] == u)
+            proc_a.kill()
+            proc_a.wait(10)
+            ended = wait_for(watcher, lambda f: f["type"] == "status" and f.get("status") == "over")
+            assert ended["result"] == "0-1" and ended["termination"] == "time forfeit", ended
+        state = api(b, f"/api/games/{g['id']}")
+        assert state["result"] == "0-1" and state["termination"] == "time forfeit"
+
+
+def test_issue15_p2_an_engine_turn_is_searched_once_when_three_processes_compete(pg_url: str) -> None:
+    """Three apps on one database, each with a watcher of an engine game whose engine is to move
+    (each watcher's connection starts its process's engine turn): one process searches, the move is
+    stored once, and every watcher gets it. Before the claims, each of the three searched."""
+    apps = [create_app(database_url=pg_url, engine_workers=1, engine_movetime=0.3) for _ in range(3)]
+    searches: list[int] = []
+    with contextlib.ExitStack() as stack:
+        clients = [stack.enter_context(TestClient(app)) for app in apps]
+        for i, client in enumerate(clients):
+            live = client.app.state.live  # type: ignore[attr-defined]
+            real_move = live.pool.move
+
+            async def counting(*args: Any, _real: Any = real_move, _i: int = i, **kw: Any) -> str | None:
+                searches.append(_i)
+                result: str | None = await _real(*args, **kw)
+                return result
+
+            live.pool.move = counting
+        # the game is stored through the first process only; its engine (White) moves first
+        game = create(clients[0], variant="chess", opponent="engine", level=1, color="black")
+        watchers = [stack.enter_context(c.websocket_connect(f"/ws/game/{game['id']}")) for c in clients]
+        for watcher in watchers:
+            while True:
+                frame = watcher.receive_json()
+                if frame["type"] == "move" or (frame["type"] == "game" and frame["ply"] >= 1):
+                    break
+        for client in clients:
+            assert len(client.get(f"/api/games/{game['id']}").json()["moves"]) == 1
+        assert len(searches) == 1, searches
+
+
+def test_issue15_p4_a_server_without_engine_workers_leaves_the_engine_to_an_engine_worker(
+    pg_url: str, tmp_path: Path
+) -> None:
+    """`hordes serve --engine-workers 0` searches nothing (no engine process, analysis refused); a
+    `hordes worker` on the same database plays the engine's moves: the first it finds by its
+    sweep at start, the next when the server's notification of the human move wakes it."""
+    with server_processes(1, tmp_path, "--database", pg_url, "--engine-workers", "0") as [(proc, base)]:
+        g = api(base, "/api/games", {"variant": "chess", "opponent": "engine", "level": 1, "color": "white"})
+        seat = {"X-Seat-Token": g["token"]}
+        api(base, f"/api/games/{g['id']}/moves", {"uci": "e2e4"}, seat)
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            api(base, "/api/analysis", {"variant": "chess", "movetime": 0.1})
+        assert refused.value.code == 503
+        with ws(base, f"/ws/game/{g['id']}") as watcher:
+            assert json.loads(watcher.recv(10))["type"] == "game"
+            with engine_worker(pg_url, "--movetime", "0.2", "--poll", "600"):
+                assert wait_for(watcher, lambda f: f["type"] == "move")["ply"] == 2
+                api(base, f"/api/games/{g['id']}/moves", {"uci": "d2d4"}, seat)
+                wait_for(watcher, lambda f: f["type"] == "move" and f["ply"] == 4)
+        assert len(api(base, f"/api/games/{g['id']}")["moves"]) == 4
+        assert descendants(proc.pid) == []  # the server never started an engine process
+
+
+def test_issue15_p1_an_event_too_large_for_a_notification_is_read_back(pg_url: str) -> None:
+    """PostgreSQL refuses notifications of 8000 bytes and more: such an event goes through the
+    bus_events table, and the other process gets it whole."""
+    db.migrate(db.make_engine(pg_url))
+
+    async def scenario() -> list[dict[str, Any]]:
+        sender, receiver = PostgresBus(pg_url), PostgresBus(pg_url)
+        got: list[dict[str, Any]] = []
+        arrived = asyncio.Event()
+
+        async def take(event: dict[str, Any]) -> None:
+            got.append(event)
+            if len(got) == 2:
+                arrived.set()
+
+        receiver.subscribe("game", take)
+        await sender.start()
+        await receiver.start()
+        try:
+            await sender.publish("game", {"n": 1, "text": "x" * 20_000})
+            await sender.publish("game", {"n": 2, "text": "small"})
+            await asyncio.wait_for(arrived.wait(), 30)
+        finally:
+            await sender.close()
+            await receiver.close()
+        return got
+
+    got = asyncio.run(scenario())
+    assert [e["n"] for e in got] == [1, 2] and got[0]["text"] == "x" * 20_000

@@ -128,8 +128,23 @@ class _Commands:
         return getattr(self._action, name)
 
 
+class _HelpFormatter(argparse.HelpFormatter):
+    """argparse measures the command names two columns short of where it prints them (one indent
+    more), so a long name such as `engine-worker` pushed its summary onto a line of its own."""
+
+    def add_argument(self, action: argparse.Action) -> None:
+        super().add_argument(action)
+        if isinstance(action, argparse._SubParsersAction):
+            longest = max((len(sub.dest) for sub in action._get_subactions()), default=0)
+            self._action_max_length = max(self._action_max_length, longest + self._current_indent + 2)
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="hordes", description="Chess variants: rules, notation and engine.")
+    parser = argparse.ArgumentParser(
+        prog="hordes",
+        description="Chess variants: rules, notation and engine.",
+        formatter_class=_HelpFormatter,
+    )
     parser.add_argument(
         "--version", action="version", version=f"hordes {__version__}", help="print the version and exit"
     )

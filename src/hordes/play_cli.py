@@ -14,7 +14,7 @@ def register(subparsers: Any) -> None:
     """Add the `play` subcommand (called by hordes.cli for every module in COMMAND_MODULES)."""
     p = subparsers.add_parser(
         "play",
-        help="play a game in the terminal against the engine, or two humans",
+        help="play in the terminal against the engine, or two humans",
         description="Play in the terminal. Moves are typed in SAN or UCI; type 'help' during the game for "
         "the commands (undo, hint, flip, fen, moves, save FILE.pgn, quit). The board is drawn in colour "
         "with chess symbols on a terminal, in plain letters when NO_COLOR is set or output is piped; "

@@ -154,12 +154,12 @@ def logged_server(data_dir: Path, log_level: str = "info") -> Iterator[tuple[str
 
 @contextmanager
 def engine_worker(database_url: str, *options: str) -> Iterator[Log]:
-    """`hordes worker --database URL [options]`, once it is ready; killed (SIGKILL, then its
+    """`hordes engine-worker --database URL [options]`, once it is ready; killed (SIGKILL, then its
     process group) on exit. Yields its output, readable by the test."""
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     env.pop("DATABASE_URL", None)
     proc = subprocess.Popen(
-        [sys.executable, "-m", "hordes.cli", "worker", "--database", database_url, "--workers", "1",
+        [sys.executable, "-m", "hordes.cli", "engine-worker", "--database", database_url, "--workers", "1",
          *options],
         env=env,
         stdout=subprocess.PIPE,

@@ -223,7 +223,7 @@ def test_issue15_p4_a_server_without_engine_workers_leaves_the_engine_to_an_engi
     pg_url: str, tmp_path: Path
 ) -> None:
     """`hordes serve --engine-workers 0` searches nothing (no engine process, analysis refused); a
-    `hordes worker` on the same database plays the engine's moves: the first it finds by its
+    `hordes engine-worker` on the same database plays the engine's moves: the first it finds by its
     sweep at start, the next when the server's notification of the human move wakes it."""
     with server_processes(1, tmp_path, "--database", pg_url, "--engine-workers", "0") as [(proc, base)]:
         g = api(base, "/api/games", {"variant": "chess", "opponent": "engine", "level": 1, "color": "white"})

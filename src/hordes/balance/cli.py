@@ -13,7 +13,7 @@ def register(subparsers: Any) -> None:
     """Add the `balance` subcommand (called by hordes.cli for every module in COMMAND_MODULES)."""
     p = subparsers.add_parser(
         "balance",
-        help="result rates, endings, lengths and openings of a body of games",
+        help="result rates, endings, lengths and openings of games",
         description="Read PGN games (a file, or every *.pgn below a directory) and report, per variant, "
         "White/Black/draw rates with 95 % Wilson intervals, White's score and its Elo equivalent, how the "
         "games ended, their lengths and the most common openings. Broken games are listed on standard "

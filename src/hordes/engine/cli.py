@@ -13,7 +13,7 @@ from hordes.errors import HordesError
 def register(subparsers: Any) -> None:
     p = subparsers.add_parser(
         "uci",
-        help="run the engine over UCI, for GUIs, cutechess and fairyfishnet",
+        help="the engine over UCI, for GUIs, cutechess and fairyfishnet",
         description="Run the engine over the UCI protocol on standard input and output, for GUIs, "
         "cutechess and fairyfishnet.",
     )

@@ -27,7 +27,7 @@ def register(subparsers: Any) -> None:
     """Add the `pgn` subcommand (called by hordes.cli for every module in COMMAND_MODULES)."""
     p = subparsers.add_parser(
         "pgn",
-        help="validate and summarise a PGN file, or replay a game to a ply",
+        help="check and summarise a PGN file, or replay a game to a ply",
         description="Read every game of a PGN file (of any variant); report games, variants, results and "
         "the games that cannot be read. With --fen-at, print the FEN after a ply of one game.",
     )

@@ -22,7 +22,7 @@ A player is 'hordes' (options: level=1..8, depth=N, nodes=N, movetime=SECONDS, h
 def register(subparsers: Any) -> None:
     p = subparsers.add_parser(
         "selfplay",
-        help="engine self-play at scale: resumable, on worker processes or Ray",
+        help="engine self-play at scale, resumable, on processes or Ray",
         description=DESCRIPTION,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

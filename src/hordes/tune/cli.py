@@ -18,7 +18,7 @@ DEFAULT_SPRT = (0.0, 10.0, 0.05, 0.05)
 def register(subparsers: Any) -> None:
     p = subparsers.add_parser(
         "tune",
-        help="fit piece values and evaluation weights to game results (Texel)",
+        help="fit piece values and evaluation weights to results (Texel)",
         description=(
             "Sample quiet positions from games of VARIANT, label each with its game's result, fit the "
             "evaluation (piece values and the weights of engine.evaluation) to the results with Texel's "

@@ -83,7 +83,7 @@ def create_app(
 ) -> Starlette:
     """The web app. Database: `database_url`, else $DATABASE_URL, else `data_dir`/hordes.sqlite3
     (`data_dir` defaults to ./data). `engine_workers` processes run engine searches (default: up to 2;
-    0: none, `hordes worker` processes elsewhere take the engine turns and analysis answers 503);
+    0: none, `hordes engine-worker` processes elsewhere take the engine turns and analysis answers 503);
     `engine_movetime` caps the engine's seconds per move (levels below 8 cap it lower). `base_url` is
     the site's public address: the links it hands out start with it (else with `bind_url`, the address
     it listens on; never with the request's Host header), and it is the only origin that may post.

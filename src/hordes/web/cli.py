@@ -100,7 +100,7 @@ def register(subparsers: Any) -> None:
         type=int,
         default=None,
         help="engine processes (default: up to 2); 0: none, engine workers elsewhere take the engine's "
-        "turns (hordes worker) and analysis is off",
+        "turns (hordes engine-worker) and analysis is off",
     )
     p.add_argument(
         "--no-rate-limits",
@@ -116,9 +116,7 @@ def register(subparsers: Any) -> None:
     p.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
     p.set_defaults(func=_cmd_serve)
 
-    # Issue 15 calls it `hordes engine-worker`; that name is wider than `hordes --help`'s command
-    # column, which would wrap other summaries (tests/test_cli_help.py): `hordes worker` it is.
-    w = subparsers.add_parser("worker", help="play the engine's moves in the web app's games")
+    w = subparsers.add_parser("engine-worker", help="play the engine's moves in the web app's games")
     w.add_argument(
         "--database",
         default=None,

@@ -1,4 +1,4 @@
-"""`hordes worker`: the engine's turns of the games on a database, searched away from the
+"""`hordes engine-worker`: the engine's turns of the games on a database, searched away from the
 servers (which then run with `hordes serve --engine-workers 0`, or alongside servers that search too).
 
 A worker is the web app's `Live` without sockets: it hears every game's events on the event bus

@@ -14,7 +14,7 @@ $(STAMP): pyproject.toml src/hordes/_version.py
 	@command -v fairy-stockfish >/dev/null || test -x /usr/games/fairy-stockfish || { [ "$$(id -u)" = 0 ] && (apt-get update -qq && apt-get install -y -qq fairy-stockfish) >/dev/null 2>&1; } || echo "warning: could not install fairy-stockfish"
 	@# A throwaway PostgreSQL cluster for the multi-process tests (tests/pg_cluster.py); the package's
 	@# own cluster on 5432 is never used.
-	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && (apt-get update -qq && apt-get install -y -qq postgresql) >/dev/null 2>&1; } || echo "warning: could not install postgresql (its tests will be skipped)"
+	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && (apt-get update -qq && apt-get install -y -qq postgresql) >/dev/null 2>&1; } || echo "warning: could not install postgresql (its tests skip, or fail under CI=true)"
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'

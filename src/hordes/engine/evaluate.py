@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from functools import cached_property
 from typing import TYPE_CHECKING, Any, TypeGuard
 from weakref import WeakKeyDictionary
 
@@ -197,6 +196,7 @@ class Evaluator:
 
     def __init__(self, variant: Variant, overrides: Mapping[str, Any] | None = None) -> None:
         self.variant = variant
+        self._steps: list[list[int]] | None = None  # see `steps`
         self.params = params = parse_params(variant, overrides)
         comp = compiled(variant)
         geo = variant.geometry
@@ -618,10 +618,17 @@ class Evaluator:
                                 break
         return n
 
-    @cached_property
+    @property
     def steps(self) -> list[list[int]]:
         """[a][b] king steps between two squares; built when mop-up first asks (size² entries: a
-        moment on 8×8, most of a second on 26×26, where most games never need it)."""
+        moment on 8×8, most of a second on 26×26, where most games never need it). Kept by hand,
+        not with functools.cached_property: mypyc compiles that as a plain property, which built
+        the table again at every call and made the compiled search slower than the pure one."""
+        if self._steps is None:
+            self._steps = self._king_steps()
+        return self._steps
+
+    def _king_steps(self) -> list[list[int]]:
         geo = self.variant.geometry
         files = [geo.file_of(sq) for sq in range(geo.size)]
         ranks = [geo.rank_of(sq) for sq in range(geo.size)]

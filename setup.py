@@ -79,6 +79,8 @@ class MypycBuildExt(build_ext):
             for stale in in_place_outputs():
                 stale.unlink()
         started = time.monotonic()
+        # Hashed before mypyc reads them, so a source edited during the build shows as stale.
+        hashes = {m: INFO["source_hash"](p) for m, p in zip(MODULES, SOURCES, strict=True)}
         try:
             from mypyc.build import mypycify
 
@@ -108,14 +110,11 @@ class MypycBuildExt(build_ext):
             first = (str(exc) or type(exc).__name__).strip().splitlines()
             note(f"building the pure-Python package: the compilation failed ({first[0] if first else exc!r})")
             return
-        self.write_record()
+        self.write_record(hashes)
         note(f"compiled {len(MODULES)} modules with mypyc in {time.monotonic() - started:.0f} s")
 
-    def write_record(self) -> None:
-        record = {
-            "mypy": __import__("mypy.version").version.__version__,
-            "sources": {m: INFO["source_hash"](p) for m, p in zip(MODULES, SOURCES, strict=True)},
-        }
+    def write_record(self, hashes: dict[str, str]) -> None:
+        record = {"mypy": __import__("mypy.version").version.__version__, "sources": hashes}
         text = json.dumps(record, indent=1, sort_keys=True) + "\n"
         targets = [Path(self.build_lib, "hordes")]
         if self.inplace:

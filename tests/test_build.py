@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import pickle
 import subprocess
 import sys
 
@@ -100,3 +101,12 @@ def test_p2_both_builds_count_the_same_nodes() -> None:
     other = counts_in_subprocess(pure=here == "compiled")
     mine = counts()
     assert mine["nodes"] and other == mine, f"{here} build: {mine}, the other: {other}"
+
+
+def test_p1_moves_pickle_in_this_build() -> None:
+    # Compiled classes pickle only what they are told how to: Move and Geometry say so (__reduce__).
+    board = Board("orda")
+    move = board.parse_uci("e2e4")
+    again = pickle.loads(pickle.dumps(move))
+    assert again == move and again.uci() == "e2e4" and again.geometry is move.geometry
+    assert pickle.loads(pickle.dumps(board.variant.geometry)) is board.variant.geometry

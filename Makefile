@@ -55,7 +55,9 @@ docs: $(STAMP)
 # EXPECT_BUILD=pure on a machine without a C compiler). Then the rules core, notation and engine suites
 # run on the pure-Python source (HORDES_PURE=1), shaped to fit the time budget: their quick tests, and
 # the differential suites (Fairy-Stockfish, the Hordes of Change reference) with PURE_GAMES random
-# games per variant instead of their CI amount of 200. The deep sweeps marked slow run once, compiled.
+# games per variant instead of their CI amount of 200. The deep sweeps marked slow run once, compiled;
+# so does tests/notation/test_san_fsf.py: pyffish's calls are most of its time, and it checks SAN
+# code that is not compiled (docs/benchmarks.md, "Compiled build", has the figures).
 EXPECT_BUILD ?= compiled
 PURE_GAMES ?= 5
 PURE_SUITES := tests/test_build.py tests/test_perft.py tests/test_movegen_fast.py tests/test_board.py \
@@ -66,7 +68,7 @@ PURE_DIFFERENTIAL := tests/test_fsf_differential.py::test_random_games_agree_wit
 pytest: $(STAMP) $(NODE_MODULES) chromium
 	HORDES_EXPECT_BUILD=$(EXPECT_BUILD) $(BIN)/pytest -q -n 2 --dist worksteal --durations=15 $(PYTEST_ARGS)
 	HORDES_PURE=1 HORDES_EXPECT_BUILD=pure $(BIN)/pytest -q -n 2 --dist worksteal --durations=5 \
-		-m "not slow" $(PURE_SUITES)
+		-m "not slow" --ignore tests/notation/test_san_fsf.py $(PURE_SUITES)
 	HORDES_PURE=1 HORDES_EXPECT_BUILD=pure $(BIN)/pytest -q -n 2 --dist worksteal --durations=5 \
 		--games $(PURE_GAMES) $(PURE_DIFFERENTIAL)
 

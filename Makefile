@@ -7,8 +7,11 @@ STAMP := $(VENV)/.installed
 
 .PHONY: run test lint typecheck docs pytest bench clean frontend chromium
 
-# The installed metadata carries the version, which lives in src/hordes/_version.py.
-$(STAMP): pyproject.toml src/hordes/_version.py
+# The installed metadata carries the version, which lives in src/hordes/_version.py. The install
+# compiles the modules listed in src/hordes/buildinfo.py with mypyc (setup.py), so the stamp depends on
+# their sources too: a change to one rebuilds before anything is run or tested.
+COMPILED_SOURCES := $(shell $(PYTHON) -c "import pathlib, runpy; i = runpy.run_path('src/hordes/buildinfo.py'); print(*(i['source_path'](m, pathlib.Path('src/hordes')) for m in i['COMPILED_MODULES']))")
+$(STAMP): pyproject.toml setup.py src/hordes/_version.py src/hordes/buildinfo.py $(COMPILED_SOURCES)
 	@# Debian packages some tests need; installed as root when absent (CI and fresh machines).
 	@# Debian puts the engine in /usr/games, which root's PATH does not list: look there too.
 	@command -v fairy-stockfish >/dev/null || test -x /usr/games/fairy-stockfish || { [ "$$(id -u)" = 0 ] && (apt-get update -qq && apt-get install -y -qq fairy-stockfish) >/dev/null 2>&1; } || echo "warning: could not install fairy-stockfish"
@@ -18,6 +21,7 @@ $(STAMP): pyproject.toml src/hordes/_version.py
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	@$(BIN)/python -c 'import hordes; print("hordes build:", hordes.build_kind())'
 	touch $(STAMP)
 
 # The web app's front-end packages (chessgroundx), served as they are: no bundler, no build step.
@@ -39,8 +43,8 @@ run: $(STAMP) $(NODE_MODULES)
 	$(BIN)/hordes $(if $(ARGS),$(ARGS),serve)
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests benchmarks tools
-	$(BIN)/ruff format --check src tests benchmarks tools
+	$(BIN)/ruff check setup.py src tests benchmarks tools
+	$(BIN)/ruff format --check setup.py src tests benchmarks tools
 
 typecheck: $(STAMP)
 	$(BIN)/mypy --strict src/hordes
@@ -50,8 +54,26 @@ typecheck: $(STAMP)
 docs: $(STAMP)
 	$(BIN)/python tools/api_docs.py --out build/api
 
+# The whole suite runs on the compiled build (tests/test_build.py fails if another is loaded: set
+# EXPECT_BUILD=pure on a machine without a C compiler). Then the rules core, notation and engine suites
+# run on the pure-Python source (HORDES_PURE=1), shaped to fit the time budget: their quick tests, and
+# the differential suites (Fairy-Stockfish, the Hordes of Change reference) with PURE_GAMES random
+# games per variant instead of their CI amount of 200. The deep sweeps marked slow run once, compiled;
+# so does tests/notation/test_san_fsf.py: pyffish's calls are most of its time, and it checks SAN
+# code that is not compiled (docs/benchmarks.md, "Compiled build", has the figures).
+EXPECT_BUILD ?= compiled
+PURE_GAMES ?= 5
+PURE_SUITES := tests/test_build.py tests/test_perft.py tests/test_movegen_fast.py tests/test_board.py \
+	tests/test_betza.py tests/test_properties.py tests/test_hordes_of_change.py tests/reference \
+	tests/notation tests/engine
+PURE_DIFFERENTIAL := tests/test_fsf_differential.py::test_random_games_agree_with_fairy_stockfish \
+	tests/test_hordes_of_change.py::test_random_games_agree_with_the_reference
 pytest: $(STAMP) $(NODE_MODULES) chromium
-	$(BIN)/pytest -q -n 2 --dist worksteal --durations=15 $(PYTEST_ARGS)
+	HORDES_EXPECT_BUILD=$(EXPECT_BUILD) $(BIN)/pytest -q -n 2 --dist worksteal --durations=15 $(PYTEST_ARGS)
+	HORDES_PURE=1 HORDES_EXPECT_BUILD=pure $(BIN)/pytest -q -n 2 --dist worksteal --durations=5 \
+		-m "not slow" --ignore tests/notation/test_san_fsf.py $(PURE_SUITES)
+	HORDES_PURE=1 HORDES_EXPECT_BUILD=pure $(BIN)/pytest -q -n 2 --dist worksteal --durations=5 \
+		--games $(PURE_GAMES) $(PURE_DIFFERENTIAL)
 
 test: lint typecheck docs pytest
 
@@ -60,3 +82,4 @@ bench: $(STAMP)
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache build/api
+	rm -f src/*__mypyc.*.so src/hordes/*/*.so src/hordes/_compiled.json

@@ -4,6 +4,8 @@ Debian's Fairy-Stockfish on the same positions (where it plays the variant) in t
     .venv/bin/python benchmarks/search.py                      # 1 s per position, every variant
     .venv/bin/python benchmarks/search.py --movetime 0.3 --variants orda
     .venv/bin/python benchmarks/search.py --depth 5              # fixed depth: nodes, seconds, CPU s, moves
+    .venv/bin/python benchmarks/search.py --builds 5             # the same, compiled and pure build side
+                                                                 # by side, and Fairy-Stockfish's nps
     .venv/bin/python benchmarks/search.py --start --movetime 3   # the start position only
 
 
@@ -18,11 +20,14 @@ for hordes alone.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import platform
+import subprocess
 import sys
 import time
 
+import hordes
 from hordes import Board
 from hordes.engine.client import FAIRY_STOCKFISH, UciClient
 from hordes.engine.client import fairy_stockfish as start_fairy_stockfish
@@ -121,6 +126,59 @@ def fixed_depth(variants: list[str], depth: int) -> None:
         print(f"{head}  {' '.join(moves)}")
 
 
+def fixed_depth_totals(variant: str, depth: int) -> tuple[int, float, list[str]]:
+    """(nodes, CPU seconds, best moves) of the fixed-depth searches of a variant's positions."""
+    nodes, cpu, moves = 0, 0.0, []
+    for fen in POSITIONS[variant]:
+        board = Board(variant, fen)
+        last = None
+        start = time.process_time()
+        for info in Searcher(64).search(board, Limits(depth=depth)):
+            last = info
+        cpu += time.process_time() - start
+        assert last is not None
+        nodes += last.nodes
+        moves.append(board.uci(last.best_move) if last.best_move else "-")
+    return nodes, cpu, moves
+
+
+def builds(variants: list[str], depth: int, fsf_movetime: float) -> int:
+    """Both builds on the same fixed-depth trees (the pure one in a child process with HORDES_PURE=1;
+    their nodes and moves must be equal), by CPU time, beside Fairy-Stockfish's nodes/s."""
+    kind = hordes.build_kind()
+    env = {**os.environ, "HORDES_PURE": "1"}
+    cmd = [sys.executable, __file__, "--child-depth", str(depth), "--variants", *variants]
+    pure = json.loads(subprocess.run(cmd, env=env, capture_output=True, text=True, check=True).stdout)
+    print(f"# fixed depth {depth} from the 10 positions, by CPU time; this process: the {kind} build,")
+    print(f"# pure build in a child process; Fairy-Stockfish: go movetime {fsf_movetime:g} per position")
+    print(f"# {os.cpu_count()} cores, load {os.getloadavg()[0]:.2f}, Python {platform.python_version()}")
+    print(f"{'variant':<8}{'nodes':>9}{kind + ' s':>12}{'pure s':>9}{'speed-up':>10}"
+          f"{kind + ' nps':>14}{'pure nps':>10}{'FSF nps':>10}{'vs FSF':>9}")  # fmt: skip
+    for variant in variants:
+        nodes, cpu, moves = fixed_depth_totals(variant, depth)
+        p_nodes, p_cpu, p_moves = pure[variant]
+        if (nodes, moves) != (p_nodes, p_moves):
+            print(f"MISMATCH {variant}: {kind} {nodes} nodes {moves}, pure {p_nodes} nodes {p_moves}")
+            return 1
+        row = f"{variant:<8}{nodes:>9}{cpu:>12.2f}{p_cpu:>9.2f}{p_cpu / cpu:>10.2f}"
+        row += f"{nodes / cpu:>14.0f}{p_nodes / p_cpu:>10.0f}"
+        client = fairy_stockfish(variant, fsf_movetime) if fsf_movetime else None
+        if client is not None:
+            f_nodes = f_ms = 0
+            for fen in POSITIONS[variant]:
+                client.new_game()
+                result = client.go(Board(variant, fen), movetime=fsf_movetime)
+                if result.infos and result.infos[-1].time_ms:
+                    f_nodes += result.infos[-1].nodes
+                    f_ms += result.infos[-1].time_ms
+            client.quit()
+            if f_ms:
+                fsf_nps = f_nodes * 1000 / f_ms
+                row += f"{fsf_nps:>10.0f}{'1/' + format(fsf_nps * cpu / nodes, '.1f'):>9}"
+        print(row, flush=True)
+    return 0
+
+
 def fairy_stockfish(variant: str, movetime: float) -> UciClient | None:
     """Debian's engine playing our export of the variant, or None where there is none or it cannot."""
     if not os.access(FAIRY_STOCKFISH, os.X_OK):
@@ -142,7 +200,15 @@ def main() -> int:
     parser.add_argument("--variants", nargs="*", default=list(POSITIONS), choices=list(POSITIONS))
     parser.add_argument("--depth", type=int, help="search each position to this depth instead (no FSF)")
     parser.add_argument("--start", action="store_true", help="the start position only, instead of the 10")
+    parser.add_argument("--builds", type=int, metavar="DEPTH", help="both builds to this depth, and FSF")
+    parser.add_argument("--fsf-movetime", type=float, default=0.5, help="with --builds (0: no FSF)")
+    parser.add_argument("--child-depth", type=int, help=argparse.SUPPRESS)  # the pure build's run
     args = parser.parse_args()
+    if args.child_depth:
+        print(json.dumps({v: fixed_depth_totals(v, args.child_depth) for v in args.variants}))
+        return 0
+    if args.builds:
+        return builds(args.variants, args.builds, args.fsf_movetime)
     positions = {v: [Board(v).fen()] for v in POSITIONS} if args.start else POSITIONS
     if args.depth:
         fixed_depth(args.variants, args.depth)

@@ -8,6 +8,9 @@ cannot resolve) fails the build, so `make test` catches a broken reference cheap
 from __future__ import annotations
 
 import argparse
+import json
+import os
+import subprocess
 import sys
 import warnings
 from pathlib import Path
@@ -44,7 +47,20 @@ DEFAULT_OUT = ROOT / "build" / "api"
 
 
 def build(out: Path, modules: tuple[str, ...] = MODULES) -> list[str]:
-    """Write the pages for `modules` into `out`; return pdoc's warnings, one line each."""
+    """Write the pages for `modules` into `out`; return pdoc's warnings, one line each.
+
+    pdoc reads signatures and source from the Python modules, which the compiled build's extensions
+    do not carry: it runs in a child process on the pure source (HORDES_PURE=1, hordes.buildinfo)."""
+    env = {**os.environ, "HORDES_PURE": "1"}
+    cmd = [sys.executable, __file__, "--child", "--out", str(out), *modules]
+    done = subprocess.run(cmd, env=env, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        return [f"pdoc failed: {done.stderr.strip().splitlines()[-1:] or done.returncode}"]
+    problems: list[str] = json.loads(done.stdout)
+    return problems
+
+
+def _build_here(out: Path, modules: tuple[str, ...]) -> list[str]:
     import pdoc
     import pdoc.render
 
@@ -59,7 +75,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Build the API reference (pdoc) and fail on warnings.")
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="output directory (default build/api)")
     parser.add_argument("modules", nargs="*", help="modules to document (default: the public library)")
+    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)  # build(): pdoc runs here
     args = parser.parse_args(argv)
+    if args.child:
+        print(json.dumps(_build_here(args.out, tuple(args.modules) or MODULES)))
+        return 0
     problems = build(args.out, tuple(args.modules) or MODULES)
     for problem in problems:
         print(f"api docs: {problem}", file=sys.stderr)

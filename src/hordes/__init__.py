@@ -17,12 +17,17 @@ Where to look:
 - `hordes.engine`: search, evaluation, playing levels, a UCI client and matches; `hordes.uci` is the
   UCI engine itself.
 - `hordes.errors`: everything hordes raises about bad input is a `HordesError`, a `ValueError`.
+- `hordes.build_kind()`: "compiled" when the core and search run as modules compiled by mypyc,
+  "pure" for the Python source (`HORDES_PURE=1` at import time chooses it); see `hordes.buildinfo`.
 - `hordes.selfplay` (games at scale), `hordes.svg` (board diagrams), `hordes.play` (the terminal game).
 
 The `hordes` command (`hordes --help`) and the web app are described in the README and under docs/.
 """
 
 from hordes._version import __version__ as __version__
+
+# First of the package's modules: with HORDES_PURE=1 it makes the rest load from the Python source.
+from hordes.buildinfo import build_kind as build_kind
 from hordes.core.position import LegalMoves, Move, Outcome, Piece, Status, Termination
 from hordes.core.rules import BLACK, COLOR_NAMES, COLORS, WHITE, Color, PieceType, Rules, Variant
 from hordes.errors import (
@@ -64,6 +69,7 @@ __all__ = [
     "UnreadableFileError",
     "Variant",
     "VariantError",
+    "build_kind",
     "builtin_variants",
     "load_variant",
     "parse_variant",

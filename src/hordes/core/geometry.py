@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import cache
 
 from hordes.errors import HordesError, quoted
@@ -39,6 +39,11 @@ class Geometry:
 
     def __repr__(self) -> str:
         return f"Geometry(rows={self.rows}, cols={self.cols})"
+
+    def __reduce__(self) -> tuple[Callable[[int, int], Geometry], tuple[int, int]]:
+        # Pickled as its size, unpickled as the shared object of that size. Also what lets the
+        # compiled build pickle it (and the Moves and Variants that hold one) at all.
+        return geometry, (self.rows, self.cols)
 
     def square(self, file: int, rank: int) -> int:
         return rank * self.cols + file

@@ -64,6 +64,11 @@ class Move:
     def __hash__(self) -> int:
         return hash((self.from_square, self.to_square, self.promotion))
 
+    def __reduce__(self) -> tuple[type[Move], tuple[int, int, str | None, Geometry | None]]:
+        # Pickled field by field: a frozen class compiled by mypyc cannot be unpickled by setting
+        # its attributes one by one, as pickle does by default.
+        return Move, (self.from_square, self.to_square, self.promotion, self.geometry)
+
     def uci(self) -> str:
         if self is _NULL_MOVE:
             return "0000"

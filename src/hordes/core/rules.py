@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Final, TypeAlias
 
+from mypy_extensions import mypyc_attr
+
 from hordes.core.betza import Component
 from hordes.core.geometry import Geometry
 
@@ -102,6 +104,9 @@ class Rules:
     checkmate: str = "loss"
 
 
+# Caches elsewhere (compiled tables, evaluators, SAN helpers) are keyed weakly by the Variant; a class
+# compiled by mypyc takes none unless it stays an ordinary Python class (mypy 2.4 has no weakref option).
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class Variant:
     """A validated variant: board, pieces, rules and documentation."""

@@ -13,8 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeGuard
 from weakref import WeakKeyDictionary
 
 from hordes.core import movegen
@@ -121,7 +120,7 @@ def _pair(source: str, key: str, value: Any) -> tuple[int, int]:
     raise VariantError(source, key, f"must be a whole number or [middlegame, endgame], not {value!r}")
 
 
-def _is_int(v: object) -> bool:
+def _is_int(v: object) -> TypeGuard[int]:
     return isinstance(v, int) and not isinstance(v, bool) and abs(v) <= 100000
 
 
@@ -143,21 +142,23 @@ def parse_params(variant: Variant, overrides: Mapping[str, Any] | None = None) -
         if abs(mg) > 100000 or abs(eg) > 100000:
             raise VariantError(source, f"{prefix}.{k}", "weights must lie within ±100000")
     scalars: dict[str, int] = {}
-    for k, d in SCALAR_TERMS.items():
-        v = data.get(k, d)
-        if not _is_int(v):
-            raise VariantError(source, f"{prefix}.{k}", f"must be a whole number, not {v!r}")
-        scalars[k] = int(v)
+    # Each loop has names of its own, typed `object` for the document's values: the compiled build
+    # checks a name's declared type on every store, and the defaults are ints in one loop, bools in the other.
+    for k, default in SCALAR_TERMS.items():
+        raw: object = data.get(k, default)
+        if not _is_int(raw):
+            raise VariantError(source, f"{prefix}.{k}", f"must be a whole number, not {raw!r}")
+        scalars[k] = int(raw)
     if scalars["mop_up_margin"] < 0:
         raise VariantError(
             source, f"{prefix}.mop_up_margin", f"must not be negative, not {scalars['mop_up_margin']}"
         )
     switches: dict[str, bool] = {}
-    for k, d in SWITCHES.items():
-        v = data.get(k, d)
-        if not isinstance(v, bool):
-            raise VariantError(source, f"{prefix}.{k}", f"must be true or false, not {v!r}")
-        switches[k] = v
+    for name, switch in SWITCHES.items():
+        value: object = data.get(name, switch)
+        if not isinstance(value, bool):
+            raise VariantError(source, f"{prefix}.{name}", f"must be true or false, not {value!r}")
+        switches[name] = value
     pawn_unit = data.get("pawn_unit")
     if pawn_unit is None:
         pawn_values = [p.value_eg for p in variant.pieces if p.pawn and p.value_eg > 0]
@@ -195,6 +196,7 @@ class Evaluator:
 
     def __init__(self, variant: Variant, overrides: Mapping[str, Any] | None = None) -> None:
         self.variant = variant
+        self._steps: list[list[int]] | None = None  # see `steps`
         self.params = params = parse_params(variant, overrides)
         comp = compiled(variant)
         geo = variant.geometry
@@ -616,10 +618,17 @@ class Evaluator:
                                 break
         return n
 
-    @cached_property
+    @property
     def steps(self) -> list[list[int]]:
         """[a][b] king steps between two squares; built when mop-up first asks (size² entries: a
-        moment on 8×8, most of a second on 26×26, where most games never need it)."""
+        moment on 8×8, most of a second on 26×26, where most games never need it). Kept by hand,
+        not with functools.cached_property: mypyc compiles that as a plain property, which built
+        the table again at every call and made the compiled search slower than the pure one."""
+        if self._steps is None:
+            self._steps = self._king_steps()
+        return self._steps
+
+    def _king_steps(self) -> list[list[int]]:
         geo = self.variant.geometry
         files = [geo.file_of(sq) for sq in range(geo.size)]
         ranks = [geo.rank_of(sq) for sq in range(geo.size)]

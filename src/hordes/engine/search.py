@@ -25,7 +25,7 @@ import random
 import threading
 import time
 from collections import defaultdict
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import replace
 from typing import Any
@@ -40,6 +40,10 @@ from hordes.errors import HordesError
 
 MAX_PLY = 100
 MAX_DEPTH = 64
+# The clock the search reads. A module-level name is looked up at each use, in the compiled build too,
+# so tests can hand the search a clock of their own (tests/engine/conftest.py); the compiled module
+# binds `time` itself at import, and replacing the module's `time` reaches only the pure build.
+clock: Callable[[], float] = time.perf_counter
 POLL_NODES = 128  # how often the clock, the node limit and the stop signal are checked
 QS_EVASION_PLIES = 4  # quiescence answers a check with every evasion only this close to its start
 
@@ -210,7 +214,7 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
     noise_seed = seed if seed is not None else random.getrandbits(32)
     noise_span = 2 * noise + 1
 
-    start = time.perf_counter()
+    start = clock()
     soft, hard = limits.budget(b.turn)
     hard_deadline = start + hard if hard is not None else None
     node_limit = limits.nodes
@@ -286,7 +290,7 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
         """Check the limits. Polls come every few milliseconds: at most POLL_NODES nodes apart, fewer
         where nodes are slow (Hordes of Change's move generation, a loaded machine)."""
         nonlocal next_poll
-        now = time.perf_counter()
+        now = clock()
         interval = POLL_NODES
         if now > start:
             interval = max(4, min(POLL_NODES, int(nodes / (now - start) * 0.004)))
@@ -817,7 +821,7 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
             elif last_info is None:
                 # Stopped before any move was searched to the end: play the best-ordered move.
                 best_pv, best_score = [root_moves[0]], static(root_packed)
-            elapsed = time.perf_counter() - start
+            elapsed = clock() - start
             if last_info is None or fresh:
                 taken = {pv[0] for _, pv in fresh}
                 older = [line for line in lines if line[1][0] not in taken]
@@ -842,7 +846,7 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
         lines = done
         best_score, best_pv = lines[0]
         tt_put(b.zobrist_hash(), (depth, EXACT, best_score, best_pv[0]))
-        elapsed = time.perf_counter() - start
+        elapsed = clock() - start
         last_info = _report(
             b, [(depth, s, pv) for s, pv in lines], seldepth, nodes, elapsed, True, pawn_unit, tt, pv_count
         )

@@ -60,7 +60,9 @@ docs: $(STAMP)
 # the differential suites (Fairy-Stockfish, the Hordes of Change reference) with PURE_GAMES random
 # games per variant instead of their CI amount of 200. The deep sweeps marked slow run once, compiled;
 # so does tests/notation/test_san_fsf.py: pyffish's calls are most of its time, and it checks SAN
-# code that is not compiled (docs/benchmarks.md, "Compiled build", has the figures).
+# code that is not compiled (docs/benchmarks.md, "Compiled build", has the figures). Last, the web
+# suite runs again on PostgreSQL (a throwaway cluster per worker, tests/pg_cluster.py; a fresh database
+# per test), without the browser tests, whose pages are the same on either database.
 EXPECT_BUILD ?= compiled
 PURE_GAMES ?= 5
 PURE_SUITES := tests/test_build.py tests/test_perft.py tests/test_movegen_fast.py tests/test_board.py \
@@ -74,6 +76,8 @@ pytest: $(STAMP) $(NODE_MODULES) chromium
 		-m "not slow" --ignore tests/notation/test_san_fsf.py $(PURE_SUITES)
 	HORDES_PURE=1 HORDES_EXPECT_BUILD=pure $(BIN)/pytest -q -n 2 --dist worksteal --durations=5 \
 		--games $(PURE_GAMES) $(PURE_DIFFERENTIAL)
+	HORDES_TEST_DATABASE=postgresql HORDES_EXPECT_BUILD=$(EXPECT_BUILD) $(BIN)/pytest -q -n 2 \
+		--dist worksteal --durations=5 --ignore-glob='tests/web/test_browser*' tests/web
 
 test: lint typecheck docs pytest
 

@@ -4,15 +4,23 @@
     python benchmarks/web_load.py --seconds 10    # a shorter run
     python benchmarks/web_load.py --url http://127.0.0.1:8000   # against a server already running
     python benchmarks/web_load.py --clock 20+0    # clock games: flags, and the clock's error
+    python benchmarks/web_load.py --processes 2 --database postgresql   # two servers, one PostgreSQL
 
 Unless --url is given, a `hordes serve` is started on a free 127.0.0.1 port with a temporary data
-directory (SQLite) and stopped at the end. Each game has two websocket clients, one per seat; the
+directory (SQLite) and stopped at the end. With `--database postgresql`, a throwaway PostgreSQL
+cluster is started (tests/pg_cluster.py: Debian's initdb and pg_ctl, a temporary directory, a free
+port) and `--processes N` servers run on one database of it; the two seats of a game connect to
+different processes (White to process i, Black to i+1), so every move reaches the opponent through
+the database's LISTEN/NOTIFY. Each game has two websocket clients, one per seat; the
 side to move sends a random legal move (from the `dests` the server sent) once per period, so the
 whole run is a steady `games x rate` moves per second. A game that ends is replaced by a new one.
 
 Latency is measured from sending a move to receiving the server's `ack` for it, which the server
-sends after the move is validated, stored and broadcast to both seats. Errors are error messages,
-timeouts (5 s) and lost connections. Only loopback addresses are accepted as targets.
+sends after the move is validated, stored and broadcast to both seats; the watcher latency from
+sending it to the opponent's socket (on the other process, with two or more) receiving the move.
+Each process's resident memory is read from its /metrics before the games are opened and at the
+end. Errors are error messages, timeouts (5 s) and lost connections. Only loopback addresses are
+accepted as targets.
 
 With `--clock BASE+INC` (seconds) every game is a clock game. Two more things are measured: the
 clock's error, the time the server charged a move (from its `turn_started` to the next one) minus
@@ -27,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import random
 import statistics
@@ -42,7 +51,8 @@ from urllib.parse import urlparse
 from websockets.asyncio.client import ClientConnection, connect
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from tests.web.live_server import server  # the same launcher the tests use
+from tests.pg_cluster import Cluster, bin_dir  # the tests' throwaway PostgreSQL
+from tests.web.live_server import server_processes  # the same launcher the tests use
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 TIMEOUT = 5.0
@@ -51,6 +61,7 @@ TIMEOUT = 5.0
 @dataclass
 class Stats:
     latencies: list[float] = field(default_factory=list)
+    watcher_latencies: list[float] = field(default_factory=list)  # move sent -> the opponent has it
     errors: list[str] = field(default_factory=list)
     games_finished: int = 0
     clock_errors: list[float] = field(default_factory=list)  # charged - true, seconds
@@ -87,6 +98,7 @@ class Seat:
         self.state: dict[str, Any] = {}
         self.acks: dict[int, asyncio.Future[dict[str, Any]]] = {}
         self.received = time.time()  # when the latest game/move event arrived
+        self.arrivals: dict[int, asyncio.Future[float]] = {}  # ply -> when its move frame arrived
 
     async def listen(self, stats: Stats, count_flags: bool = False) -> None:
         try:
@@ -100,6 +112,9 @@ class Seat:
                 if kind in ("game", "move", "status"):
                     self.state.update(msg)
                     self.received = time.time()
+                    arrival = self.arrivals.pop(msg.get("ply"), None) if kind == "move" else None
+                    if arrival is not None and not arrival.done():
+                        arrival.set_result(time.perf_counter())
                 elif kind in ("ack", "error"):
                     fut = self.acks.pop(msg.get("ref"), None)
                     if fut is not None and not fut.done():
@@ -114,19 +129,21 @@ Opened = tuple[dict[str, Seat], list[asyncio.Task[None]]]  # a game's two seats 
 
 
 async def open_game(
-    base: str, variant: str, stats: Stats, clock: dict[str, float] | None = None
+    bases: list[str], variant: str, stats: Stats, clock: dict[str, float] | None = None
 ) -> tuple[dict[str, Seat], list[asyncio.Task[None]]]:
-    """A new game between two people, both seats connected (the friend claims the invitation)."""
+    """A new game between two people, both seats connected (the friend claims the invitation):
+    White's on `bases[0]`, Black's on `bases[1]` (the same server, or two)."""
+    base = bases[0]
     body: dict[str, Any] = {"variant": variant, "opponent": "friend", "color": "white", "clock": clock}
     game = await asyncio.to_thread(post, base, "/api/games", body)
     joined = await asyncio.to_thread(
         post, base, f"/api/games/{game['id']}/join", {"invite": game["invite_token"]}
     )
     tokens = {"white": game["token"], "black": joined["token"]}
-    ws_base = base.replace("http://", "ws://")
     seats: dict[str, Seat] = {}
     tasks = []
-    for color, token in tokens.items():  # the seat token in a header, never in the URL
+    for (color, token), seat_base in zip(tokens.items(), bases, strict=True):  # token in a header
+        ws_base = seat_base.replace("http://", "ws://")
         ws = await connect(
             f"{ws_base}/ws/game/{game['id']}", max_size=2**20, additional_headers={"X-Seat-Token": token}
         )
@@ -144,7 +161,7 @@ async def close_game(seats: dict[str, Seat], tasks: list[asyncio.Task[None]]) ->
 
 
 async def play_games(
-    base: str,
+    bases: list[str],
     variant: str,
     first: Opened,
     rate: float,
@@ -170,12 +187,15 @@ async def play_games(
             if move is None:  # the game is over: replace it
                 stats.games_finished += 1
                 await close_game(seats, tasks)
-                seats, tasks = await open_game(base, variant, stats, clock)
+                seats, tasks = await open_game(bases, variant, stats, clock)
                 continue
             ref += 1
             fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
             seat.acks[ref] = fut
             before = state.get("clock")
+            opponent = seats["black" if seat is seats["white"] else "white"]
+            arrived: asyncio.Future[float] = asyncio.get_running_loop().create_future()
+            opponent.arrivals[state["ply"] + 1] = arrived
             thought = time.time() - seat.received  # since the opponent's move arrived
             t0 = time.perf_counter()
             await seat.ws.send(json.dumps({"type": "move", "uci": move, "ply": state["ply"], "ref": ref}))
@@ -194,6 +214,10 @@ async def play_games(
                 continue
             # both seats have the new position once the ack is here (the broadcast comes first)
             stats.latencies.append(time.perf_counter() - t0)
+            try:
+                stats.watcher_latencies.append(await asyncio.wait_for(arrived, TIMEOUT) - t0)
+            except TimeoutError:
+                stats.errors.append(f"the opponent never received {move}")
             after = seat.state.get("clock")
             if before and after and before.get("running") and after.get("turn_started"):
                 charged = (after["turn_started"] - before["turn_started"]) / 1000
@@ -210,25 +234,48 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[k]
 
 
+def resident_mb(base: str) -> float | None:
+    """A server's resident memory in MB, from its /metrics (None if it does not say)."""
+    with urllib.request.urlopen(base + "/metrics", timeout=10) as r:
+        for line in r.read().decode().splitlines():
+            if line.startswith("hordes_process_resident_memory_bytes "):
+                return round(float(line.split()[1]) / 2**20, 1)
+    return None
+
+
 async def run(
-    base: str, games: int, rate: float, seconds: float, variant: str, clock: dict[str, float] | None = None
+    bases: list[str],
+    games: int,
+    rate: float,
+    seconds: float,
+    variant: str,
+    clock: dict[str, float] | None = None,
 ) -> dict[str, Any]:
     stats = Stats()
+    memory_before = [await asyncio.to_thread(resident_mb, b) for b in bases]
     # Set-up (not timed): create the games and connect both seats of each, a few at a time.
     gate = asyncio.Semaphore(10)
 
-    async def opened() -> Opened:
+    async def opened(i: int) -> Opened:
         async with gate:
-            return await open_game(base, variant, stats, clock)
+            return await open_game(pair(i), variant, stats, clock)
 
-    first = await asyncio.gather(*(opened() for _ in range(games)))
+    def pair(i: int) -> list[str]:  # game i: White on process i, Black on the next one
+        return [bases[i % len(bases)], bases[(i + 1) % len(bases)]]
+
+    first = await asyncio.gather(*(opened(i) for i in range(games)))
     start = time.monotonic()
     deadline = start + seconds
     await asyncio.gather(
-        *(play_games(base, variant, first[i], rate, start, deadline, stats, i, clock) for i in range(games))
+        *(
+            play_games(pair(i), variant, first[i], rate, start, deadline, stats, i, clock)
+            for i in range(games)
+        )
     )
     elapsed = time.monotonic() - start
+    memory_after = [await asyncio.to_thread(resident_mb, b) for b in bases]
     lat = [x * 1000 for x in stats.latencies]
+    seen = [x * 1000 for x in stats.watcher_latencies]
     err = [x * 1000 for x in stats.clock_errors]
     flags = [x * 1000 for x in stats.flag_delays]
     clocked: dict[str, Any] = {}
@@ -261,6 +308,15 @@ async def run(
         "p99_ms": round(percentile(lat, 99), 2),
         "max_ms": round(max(lat), 2) if lat else None,
         "mean_ms": round(statistics.fmean(lat), 2) if lat else None,
+        "watcher_ms": {
+            "p50": round(percentile(seen, 50), 2),
+            "p95": round(percentile(seen, 95), 2),
+            "p99": round(percentile(seen, 99), 2),
+            "max": round(max(seen), 2) if seen else None,
+        },
+        "processes": len(bases),
+        "memory_mb_before": memory_before,
+        "memory_mb_after": memory_after,
         "games_finished": stats.games_finished,
         "errors": len(stats.errors),
         "first_errors": stats.errors[:5],
@@ -276,26 +332,48 @@ def main() -> int:
     parser.add_argument("--variant", default="chess")
     parser.add_argument("--url", help="a running server (loopback only); default: start one")
     parser.add_argument("--clock", help="clock games, BASE+INC in seconds (e.g. 20+0); default untimed")
+    parser.add_argument("--processes", type=int, default=1, help="server processes (default 1)")
+    parser.add_argument(
+        "--database", choices=("sqlite", "postgresql"), default="sqlite",
+        help="sqlite (a temporary file; one process) or postgresql (a throwaway cluster)",
+    )  # fmt: skip
     args = parser.parse_args()
     clock = None
     if args.clock:
         base_s, _, inc_s = args.clock.partition("+")
         clock = {"base": float(base_s), "increment": float(inc_s or 0)}
+    if args.processes < 1 or (args.processes > 1 and args.database == "sqlite" and not args.url):
+        parser.error("--processes above 1 needs --database postgresql (SQLite serves one process)")
     if args.url:
         host = urlparse(args.url).hostname or ""
         if host not in LOOPBACK and not host.startswith("127."):
             parser.error("only loopback targets (127.0.0.0/8, localhost, ::1) are allowed")
         result = asyncio.run(
-            run(args.url.rstrip("/"), args.games, args.rate, args.seconds, args.variant, clock)
+            run([args.url.rstrip("/")], args.games, args.rate, args.seconds, args.variant, clock)
         )
     else:
-        with tempfile.TemporaryDirectory() as data, server(Path(data), "--no-rate-limits") as base:
-            result = asyncio.run(run(base, args.games, args.rate, args.seconds, args.variant, clock))
+        with contextlib.ExitStack() as stack:
+            data = Path(stack.enter_context(tempfile.TemporaryDirectory()))
+            options = ["--no-rate-limits"]
+            if args.database == "postgresql":
+                programs = bin_dir()
+                if programs is None:
+                    parser.error("PostgreSQL is not installed (no /usr/lib/postgresql/NN/bin/initdb)")
+                cluster = Cluster(programs)
+                stack.callback(cluster.stop)
+                cluster.start()
+                options += ["--database", cluster.create_database("web_load")]
+            started = stack.enter_context(server_processes(args.processes, data, *options))
+            bases = [base for _proc, base in started]
+            result = asyncio.run(run(bases, args.games, args.rate, args.seconds, args.variant, clock))
     print(
         f"{result['games']} games x {result['rate_per_game']} moves/s for {result['seconds']} s: "
         f"{result['moves']} moves, {result['moves_per_s']} moves/s; latency p50 {result['p50_ms']} ms, "
         f"p95 {result['p95_ms']} ms, p99 {result['p99_ms']} ms, max {result['max_ms']} ms; "
-        f"errors {result['errors']}"
+        f"to the opponent's socket p50 {result['watcher_ms']['p50']} ms, "
+        f"p95 {result['watcher_ms']['p95']} ms, p99 {result['watcher_ms']['p99']} ms; "
+        f"errors {result['errors']}; memory (MB) per process "
+        f"{result['memory_mb_before']} before, {result['memory_mb_after']} after"
     )
     if clock:
         e, f = result["clock_error_ms"], result["flag_delay_ms"]

@@ -36,6 +36,7 @@ import contextlib
 import json
 import logging
 import secrets
+import time
 import weakref
 from collections import Counter
 from collections.abc import Callable
@@ -51,6 +52,7 @@ from hordes.web.bus import Bus, LocalBus
 from hordes.web.common import MAX_BODY, check_token, game_id_param, parse_json_object, seat_token
 from hordes.web.engine_pool import EnginePool
 from hordes.web.games import GameError, GameService, Joined, NotFound, TimeUp
+from hordes.web.metrics import Metrics
 from hordes.web.origins import same_origin
 from hordes.web.ratelimit import RateLimited, rate_limit
 from hordes.web.timeouts import Clock, SystemClock, Timeouts
@@ -99,6 +101,7 @@ class Live:
         self._online: Counter[tuple[str, str]] = Counter()  # (game, seat) -> its open websockets
         self._left_ms: dict[tuple[str, str], int] = {}  # (game, seat) -> when its last socket closed
         self._started_ms = self._now_ms()  # a seat never seen since the start is gone since then
+        self.metrics = Metrics()  # this process's figures for /metrics (metrics.py)
 
     def lock(self, game_id: str) -> asyncio.Lock:
         lock = self._locks.get(game_id)
@@ -120,6 +123,8 @@ class Live:
                 self._arm(game_id, exc.event)
                 raise
             if event is not None:
+                if event.get("type") == "move":
+                    self.metrics.stored_move()
                 await self.broadcast(game_id, event)
                 self._arm(game_id, event)
         if event is not None and event.get("engine_to_move"):
@@ -127,8 +132,10 @@ class Live:
         return event
 
     async def move(self, game_id: str, token: str | None, uci: object, ply: object = None) -> dict[str, Any]:
+        began = time.perf_counter()
         event = await self.act(game_id, self.service.move, game_id, token, uci, ply)
         assert event is not None
+        self.metrics.move_latency.observe(time.perf_counter() - began)  # stored and broadcast
         return event
 
     async def resign(self, game_id: str, token: str | None) -> dict[str, Any]:

@@ -154,6 +154,10 @@ class Lobby:
         self._expiry: tuple[int, Timer] | None = None
         self._tasks: set[asyncio.Task[None]] = set()
 
+    def socket_count(self) -> int:
+        """Open lobby sockets on this process (for /metrics)."""
+        return len(self._sockets)
+
     # ----- telling everyone ---------------------------------------------------------------------
     async def added(self, listed: Listed) -> None:
         await self.bus.publish({"type": "seek_added", "seek": listed.view, "owner": listed.key})

@@ -8,7 +8,7 @@ from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
-from hordes.web import account_views, analysis, api, lobby, pages
+from hordes.web import account_views, analysis, api, lobby, metrics, pages
 
 HERE = Path(__file__).parent
 STATIC_DIR = HERE / "static"
@@ -39,6 +39,7 @@ def routes() -> list[BaseRoute]:
         Route("/@/{username}", account_views.player_page, methods=["GET"]),  # a player's page
         Route("/api/docs", pages.api_docs, methods=["GET"]),
         Route("/openapi.json", pages.openapi_json, methods=["GET"]),
+        Route("/metrics", metrics.metrics_endpoint, methods=["GET"]),  # Prometheus text, per process
         # ----- JSON API (described in openapi.py) ------------------------------------------------
         Route("/api/variants", api.api_variants, methods=["GET"]),
         Route("/api/games", api.api_list_games, methods=["GET"]),

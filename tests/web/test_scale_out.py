@@ -1,0 +1,227 @@
+"""Issue 15, the rest of its verification: two sockets racing for one ply (one process on SQLite and
+on PostgreSQL, and two processes on one PostgreSQL), and a process killed mid-game whose clients
+reconnect to the other one and lose nothing that was acknowledged. Real `hordes serve` processes
+(tests/web/live_server.py) on the throwaway cluster (tests/pg_cluster.py)."""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import ClientConnection, connect
+
+from tests.pg_cluster import Cluster
+from tests.web.live_server import server_processes
+from tests.web.test_postgres import api, wait_for
+
+FRAME_BOUND = 10.0  # seconds a frame may take: only a lost event reaches it
+
+
+@pytest.fixture
+def pg_url(pg_cluster: Cluster, request: pytest.FixtureRequest) -> Iterator[str]:
+    """A fresh empty database on the throwaway cluster, for this test only."""
+    name = "s_" + hashlib.sha256(request.node.nodeid.encode()).hexdigest()[:16]
+    url = pg_cluster.create_database(name)
+    yield url
+    pg_cluster.drop_database(name)
+
+
+def seat_socket(base: str, game_id: str, token: str | None = None) -> ClientConnection:
+    """A game's websocket (a seat's, sending its token as a header as non-browser clients do),
+    once it has its snapshot."""
+    headers = {"X-Seat-Token": token} if token else None
+    url = base.replace("http://", "ws://") + f"/ws/game/{game_id}"
+    # entered here (websockets wants its connections entered); closed by the caller's `with` or close()
+    sock = connect(url, open_timeout=10, additional_headers=headers).__enter__()
+    assert json.loads(sock.recv(FRAME_BOUND))["type"] == "game"
+    return sock
+
+
+def friend_game(base: str, other: str) -> tuple[str, str, str]:
+    """(id, white token, black token) of a game made on `base` and joined through `other`."""
+    g = api(base, "/api/games", {"variant": "chess", "opponent": "friend", "color": "white"})
+    black = api(other, f"/api/games/{g['id']}/join", {"invite": g["invite_token"]})["token"]
+    return g["id"], g["token"], black
+
+
+def answer(sock: ClientConnection, ref: int) -> dict[str, Any]:
+    """The ack or error frame that answers the message `ref`."""
+    return wait_for(sock, lambda f: f["type"] in ("ack", "error") and f.get("ref") == ref)
+
+
+@pytest.mark.parametrize(
+    ("database", "processes"), [("sqlite", 1), ("postgresql", 1), ("postgresql", 2)]
+)  # fmt: skip
+def test_issue15_p2_two_sockets_racing_for_one_ply_store_one_move(
+    database: str, processes: int, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    """White's seat has two sockets (two tabs; with two processes, one on each): a barrier releases
+    both moves for ply 0 at once, a different move on each. Exactly one is stored and acknowledged,
+    the other is refused with a conflict (409: the other socket's move came first), and each watcher
+    (one per process) sees that one move for ply 1 and nothing else before Black's reply."""
+    options = ("--database", request.getfixturevalue("pg_url")) if database == "postgresql" else ()
+    with server_processes(processes, tmp_path, *options) as started:
+        bases = [base for _proc, base in started]
+        a, b = bases[0], bases[-1]
+        game_id, white, black = friend_game(a, b)
+        with contextlib.ExitStack() as stack:
+            watchers = [stack.enter_context(seat_socket(base, game_id)) for base in bases]
+            racers = [stack.enter_context(seat_socket(base, game_id, white)) for base in (a, b)]
+            moves = ("e2e4", "d2d4")
+            barrier = threading.Barrier(len(racers))
+            answers: list[dict[str, Any] | BaseException] = [RuntimeError("no answer")] * len(racers)
+
+            def race(i: int) -> None:
+                try:
+                    barrier.wait(FRAME_BOUND)
+                    racers[i].send(json.dumps({"type": "move", "uci": moves[i], "ply": 0, "ref": i}))
+                    answers[i] = answer(racers[i], i)
+                except BaseException as exc:  # reported by the assertion below
+                    answers[i] = exc
+
+            threads = [threading.Thread(target=race, args=(i,)) for i in range(len(racers))]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join(3 * FRAME_BOUND)
+            assert all(isinstance(x, dict) for x in answers), answers
+            kinds = sorted(x["type"] for x in answers if isinstance(x, dict))
+            assert kinds == ["ack", "error"], answers
+            won = next(i for i, x in enumerate(answers) if isinstance(x, dict) and x["type"] == "ack")
+            lost = answers[1 - won]
+            assert isinstance(lost, dict) and lost["error"] in ("stale_ply", "not_your_turn"), lost
+            assert answers[won] == {"type": "ack", "ref": won, "ply": 1}
+
+            # Black replies through the last process; each watcher's move frames up to it are
+            # exactly the winner's move and the reply: no second move for ply 1 reached anyone.
+            api(b, f"/api/games/{game_id}/moves", {"uci": "e7e5", "ply": 1}, {"X-Seat-Token": black})
+            for watcher in watchers:
+                seen: list[tuple[int, str]] = []
+                while not seen or seen[-1][0] < 2:
+                    frame = wait_for(watcher, lambda f: f["type"] in ("move", "game"))
+                    assert frame["type"] == "move", f"a watcher was sent the whole game again: {frame}"
+                    seen.append((frame["ply"], frame["uci"]))
+                assert seen == [(1, moves[won]), (2, "e7e5")]
+        for base in bases:
+            stored = api(base, f"/api/games/{game_id}")
+            assert [m["uci"] for m in stored["moves"]] == [moves[won], "e7e5"]
+
+
+class ReconnectingClient:
+    """A game client that does what the page does when its socket drops: it connects again (here,
+    to the next server process in its list), takes the whole game from the snapshot, and goes on.
+    It remembers the plies the server acknowledged to it."""
+
+    def __init__(self, bases: list[str], game_id: str, token: str) -> None:
+        self.bases = bases
+        self.game_id = game_id
+        self.token = token
+        self.at = 0  # the base it is connected to
+        self.sock = connect(
+            bases[0].replace("http://", "ws://") + f"/ws/game/{game_id}",
+            open_timeout=10,
+            additional_headers={"X-Seat-Token": token},
+        ).__enter__()
+        self.acked: dict[int, str] = {}  # ply -> the move this client made there
+        self.sent: dict[int, str] = {}  # ref -> uci
+        self.snapshot: dict[str, Any] | None = None  # the last whole game received
+
+    def send_move(self, ref: int, uci: str) -> None:
+        self.sent[ref] = uci
+        self.sock.send(json.dumps({"type": "move", "uci": uci, "ref": ref}))
+
+    def take(self, frame: dict[str, Any]) -> None:
+        if frame["type"] == "ack":
+            self.acked[frame["ply"]] = self.sent[frame["ref"]]
+        elif frame["type"] == "game":
+            self.snapshot = frame
+
+    def answered(self, ref: int) -> dict[str, Any]:
+        """Read frames until the server answers the message `ref` (its ack or error)."""
+        while True:
+            frame = json.loads(self.sock.recv(FRAME_BOUND))
+            self.take(frame)
+            if frame["type"] in ("ack", "error") and frame.get("ref") == ref:
+                return frame
+
+    def until(self, ply: int) -> None:
+        """Read frames until a move at `ply` or beyond arrives."""
+        while True:
+            frame = json.loads(self.sock.recv(FRAME_BOUND))
+            self.take(frame)
+            if frame["type"] == "move" and frame["ply"] >= ply:
+                return
+
+    def drain_until_closed(self) -> None:
+        """Read what the dead process sent before its socket closed (an ack may be among it)."""
+        with contextlib.suppress(ConnectionClosed):
+            while True:
+                self.take(json.loads(self.sock.recv(FRAME_BOUND)))
+
+    def reconnect(self) -> None:
+        self.sock.close()
+        self.at = (self.at + 1) % len(self.bases)
+        url = self.bases[self.at].replace("http://", "ws://") + f"/ws/game/{self.game_id}"
+        self.sock = connect(url, open_timeout=10, additional_headers={"X-Seat-Token": self.token}).__enter__()
+        frame = json.loads(self.sock.recv(FRAME_BOUND))
+        assert frame["type"] == "game", frame
+        self.take(frame)
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+def test_issue15_p1_a_killed_process_clients_reconnect_to_the_other_and_lose_nothing_acked(
+    pg_url: str, tmp_path: Path
+) -> None:
+    """Both seats play through process A by websocket, a watcher sits on B. A is killed (SIGKILL)
+    right after White sends a move, before its answer is known. Both seats reconnect to B: their
+    snapshots hold every acknowledged move, in order (and the in-flight move, if it was acked), the
+    seat is still theirs, and the game goes on through B to B's watcher."""
+    with server_processes(2, tmp_path, "--database", pg_url) as started:
+        (proc_a, a), (_proc_b, b) = started
+        game_id, white_token, black_token = friend_game(a, a)
+        white = ReconnectingClient([a, b], game_id, white_token)
+        black = ReconnectingClient([a, b], game_id, black_token)
+        try:
+            with seat_socket(b, game_id) as watcher:
+                line = ["e2e4", "e7e5", "g1f3", "b8c6"]
+                for ply, uci in enumerate(line):
+                    mover, other = (white, black) if ply % 2 == 0 else (black, white)
+                    mover.send_move(ply, uci)
+                    assert mover.answered(ply) == {"type": "ack", "ref": ply, "ply": ply + 1}
+                    other.until(ply + 1)
+                    wait_for(watcher, lambda f, p=ply + 1: f["type"] == "move" and f["ply"] == p)
+                assert sorted({**white.acked, **black.acked}) == [1, 2, 3, 4]
+                white.send_move(99, "f1b5")  # in flight when A dies
+                proc_a.kill()
+                proc_a.wait(10)
+                white.drain_until_closed()
+                black.drain_until_closed()
+                acked = {**white.acked, **black.acked}
+                for client in (white, black):
+                    client.reconnect()
+                    assert client.at == 1 and client.snapshot is not None
+                    stored = [m["uci"] for m in client.snapshot["moves"]]
+                    assert all(stored[ply - 1] == uci for ply, uci in acked.items()), (stored, acked)
+                    assert stored[:4] == line and len(stored) in (4, 5)
+                    assert client.snapshot["seat"] == ("white" if client is white else "black")
+                # the game goes on through B: whoever is to move now plays, and B's watcher sees it
+                ply = len(white.snapshot["moves"]) if white.snapshot else 0
+                mover, uci = (white, "f1b5") if ply == 4 else (black, "a7a6")
+                mover.send_move(100, uci)
+                assert mover.answered(100) == {"type": "ack", "ref": 100, "ply": ply + 1}
+                seen = wait_for(watcher, lambda f, p=ply + 1: f["type"] == "move" and f["ply"] == p)
+                assert seen["uci"] == uci
+        finally:
+            white.close()
+            black.close()
+        stored_moves = [m["uci"] for m in api(b, f"/api/games/{game_id}")["moves"]]
+        assert stored_moves[:4] == line and len(stored_moves) == ply + 1

@@ -404,7 +404,7 @@ class Evaluator:
         # where the extras are written out (or absent); None where the search composes it.
         self.node_static: Callable[[Board, int], int] | None = None
         if shelter_race:
-            self.node_static = _static_plus_race(self._node_static(True), self.race_score)
+            self.node_static = self._static_plus_race(self._node_static(True))
         elif shelter_only or not self.use_extras:
             self.node_static = self._node_static(shelter_only)
         # Values for move ordering and pruning (middlegame material of a kind, by code).
@@ -851,6 +851,24 @@ class Evaluator:
         top = self.reach + 1
         return (top - white if white else 0) - (top - black if black else 0)
 
+    def _static_plus_race(self, static: Callable[[Board, int], int]) -> Callable[[Board, int], int]:
+        """`static` plus the race term, signed for the side to move. The race's first test (is any
+        camp-winning royal within reach of its camp?) is made here for the usual single camp kind,
+        so most nodes pay one mask test."""
+        race = self.race_score
+        white_zone, black_zone = self.race_zone
+        kind = self.camp_kinds[0] if len(self.camp_kinds) == 1 else -1
+
+        def with_race(board: Board, packed: int) -> int:
+            if kind >= 0:
+                occ = board.occ
+                if not board.kind_bb[kind] & ((occ[0] & white_zone) | (occ[1] & black_zone)):
+                    return static(board, packed)
+            r = race(board, packed)
+            return static(board, packed) + (r if board.side == 0 else -r)
+
+        return with_race
+
     def race_score(self, board: Board, packed: int) -> int:
         """The race term alone, tapered by the phase of `packed` (White's point of view)."""
         n = self.race(board)
@@ -877,16 +895,6 @@ def _plus_race(
 ) -> Callable[[Board, int], int]:
     def with_race(board: Board, packed: int) -> int:
         return extras(board, packed) + race(board, packed)
-
-    return with_race
-
-
-def _static_plus_race(
-    static: Callable[[Board, int], int], race: Callable[[Board, int], int]
-) -> Callable[[Board, int], int]:
-    def with_race(board: Board, packed: int) -> int:
-        r = race(board, packed)
-        return static(board, packed) + (r if board.side == 0 else -r)
 
     return with_race
 

@@ -406,7 +406,7 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
             camp
             and not checked
             and qply < QS_EVASION_PLIES
-            and (camp_kind < 0 or b.kind_bb[camp_kind] & b.occ[us ^ 1] & camp_near[us ^ 1])
+            and (camp_kind < 0 or b.kind_bb[camp_kind] & b.occ[us ^ 1] & camp_near[us ^ 1] != 0)
             and camp_threatened(b)
         )
         if checked or threatened:
@@ -554,7 +554,7 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
         threatened = (
             camp
             and not checked
-            and (camp_kind < 0 or b.kind_bb[camp_kind] & b.occ[b.side ^ 1] & camp_near[b.side ^ 1])
+            and (camp_kind < 0 or b.kind_bb[camp_kind] & b.occ[b.side ^ 1] & camp_near[b.side ^ 1] != 0)
             and camp_threatened(b)
         )
         if threatened and ply <= 2 * root_depth:

@@ -46,6 +46,8 @@ def _tactics() -> list[tuple[str, str]]:
     for path in sorted(TACTICS.glob("tactics_*.txt")):
         variant = path.stem.removeprefix("tactics_")
         for line in path.read_text().splitlines():
+            if line.startswith("# variant:"):  # a file named after its theme, not its variant
+                variant = line.split(":", 1)[1].strip()
             if line.strip() and not line.startswith("#"):
                 out.append((variant, line.split("|")[0].strip()))
     return out

@@ -126,9 +126,11 @@ def test_static_evaluation_does_not_reward_an_owner_changing_capture() -> None:
 
 
 def _reference(ev: Evaluator, board: Board) -> int:
-    """The evaluation as it was before the new terms: piece squares, royal shelter and danger."""
+    """The evaluation as it was before the new terms: piece squares, royal shelter and danger (and
+    the campmate race, issue 18, where the rules have a camp)."""
     packed = ev.packed(board)
     score = ev.tapered(packed) + (ev.threat(board) if ev.camp_threat else 0)
+    score += ev.race_score(board, packed) if ev.use_race else 0
     if ev.use_shelter:
         kinds, occ = board.kind_bb, board.occ
         royals = sum(kinds[k] for k in ev.royal_kinds)

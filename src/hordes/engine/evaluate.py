@@ -39,6 +39,10 @@ PAIR_TERMS: dict[str, tuple[int, int]] = {
     "royal_danger": (-12, 0),
     # royal pieces that win by reaching a camp (rules.campmate): per rank of progress towards it
     "campmate": (0, 30),
+    # rules.campmate: per step a royal piece's free road to its camp (king steps through squares the
+    # opponent does not attack and its own pieces do not block) is shorter than campmate_reach + 1;
+    # nothing for the side whose royal arrives later than the other's (per node)
+    "campmate_race": (20, 60),
     # per square a royal piece could move to (empty, or holding an enemy piece): a boxed-in royal is
     # closer to having no move (per node; off by default)
     "royal_mobility": (0, 0),
@@ -56,6 +60,9 @@ SCALAR_TERMS: dict[str, int] = {
     # rules.campmate: penalty for the side to move when an enemy royal piece could step into its camp
     # on a square we do not attack (we must parry at once, or lose)
     "campmate_threat": 0,
+    # rules.campmate: how many steps from its camp a royal piece's road is traced (0 switches the race
+    # off; the cost of an evaluation grows with it)
+    "campmate_reach": 3,
     # material lead (endgame values) from which mop_up applies, in internal units
     "mop_up_margin": 400,
 }
@@ -98,12 +105,14 @@ class EvalParams:
     royal_shelter: tuple[int, int]
     royal_danger: tuple[int, int]
     campmate: tuple[int, int]
+    campmate_race: tuple[int, int]
     royal_mobility: tuple[int, int]
     restriction: tuple[int, int]
     royal_pull: tuple[int, int]
     mop_up: tuple[int, int]
     tempo: int
     campmate_threat: int
+    campmate_reach: int
     mop_up_margin: int
     null_move: bool
     late_move_reductions: bool
@@ -149,6 +158,10 @@ def parse_params(variant: Variant, overrides: Mapping[str, Any] | None = None) -
         if not _is_int(raw):
             raise VariantError(source, f"{prefix}.{k}", f"must be a whole number, not {raw!r}")
         scalars[k] = int(raw)
+    if scalars["campmate_reach"] < 0:
+        raise VariantError(
+            source, f"{prefix}.campmate_reach", f"must not be negative, not {scalars['campmate_reach']}"
+        )
     if scalars["mop_up_margin"] < 0:
         raise VariantError(
             source, f"{prefix}.mop_up_margin", f"must not be negative, not {scalars['mop_up_margin']}"
@@ -174,12 +187,14 @@ def parse_params(variant: Variant, overrides: Mapping[str, Any] | None = None) -
         royal_shelter=pairs["royal_shelter"],
         royal_danger=pairs["royal_danger"],
         campmate=pairs["campmate"],
+        campmate_race=pairs["campmate_race"],
         royal_mobility=pairs["royal_mobility"],
         restriction=pairs["restriction"],
         royal_pull=pairs["royal_pull"],
         mop_up=pairs["mop_up"],
         tempo=scalars["tempo"],
         campmate_threat=scalars["campmate_threat"],
+        campmate_reach=scalars["campmate_reach"],
         mop_up_margin=scalars["mop_up_margin"],
         null_move=switches["null_move"],
         late_move_reductions=switches["late_move_reductions"],
@@ -274,12 +289,40 @@ class Evaluator:
         self.camp_kinds = comp.camp_kinds
         self.camp_zone = comp.camp_zone
         self.camp_near = [0, 0]
+        # ... and the squares from which one step reaches such a square (the search's king steps)
+        self.camp_approach = [0, 0]
         for color in (0, 1):
             for k in comp.camp_kinds:
                 gen = comp.gens[color][k]
                 for sq in range(size):
                     if (gen.quiet.attacks(sq, 0) | gen.capture.attacks(sq, 0)) & comp.camp_zone[color]:
                         self.camp_near[color] |= 1 << sq
+            for k in comp.camp_kinds:
+                gen = comp.gens[color][k]
+                for sq in range(size):
+                    if (gen.quiet.attacks(sq, 0) | gen.capture.attacks(sq, 0)) & self.camp_near[color]:
+                        self.camp_approach[color] |= 1 << sq
+        # Campmate race: for each camp-winning royal (by code), its steps on an empty board and, per
+        # number of steps j, the squares from which its camp is at most j steps away.
+        self.race_weight = params.campmate_race
+        # (no road is longer than the board has squares)
+        reach = min(params.campmate_reach, size)
+        self.reach = reach if comp.camp_kinds and params.campmate_race != (0, 0) else 0
+        self.use_race = self.reach > 0
+        self.race_steps: dict[int, list[int]] = {}
+        self.race_within: dict[int, list[int]] = {}
+        self.race_zone = [0, 0]  # squares within reach of the camp, per colour
+        for color in (0, 1):
+            for k in comp.camp_kinds:
+                gen = comp.gens[color][k]
+                moves = [gen.quiet.attacks(sq, 0) | gen.capture.attacks(sq, 0) for sq in range(size)]
+                within = [comp.camp_zone[color]]
+                for _ in range(self.reach):
+                    last = within[-1]
+                    within.append(last | sum(1 << sq for sq in range(size) if moves[sq] & last))
+                self.race_steps[k * 2 + color] = moves
+                self.race_within[k * 2 + color] = within
+                self.race_zone[color] |= within[-1]
         # Royal mobility: the squares each royal piece (by code) reaches from each square on an empty
         # board. A leaper that moves as it captures needs one table (`royal_same`: its destinations
         # are those not held by its own side); other royals keep quiet and capture tables, or None
@@ -328,6 +371,7 @@ class Evaluator:
         self.use_extras = (
             self.use_shelter
             or bool(self.camp_threat)
+            or self.use_race
             or self.use_royal_mob
             or self.use_restriction
             or self.use_pull
@@ -351,13 +395,19 @@ class Evaluator:
             self.use_shelter
             and bool(self.royal_kinds)
             and not (self.camp_threat or self.use_royal_mob or self.use_magnets or self.use_mop_up)
-        )
-        if shelter_only:
+        )  # (and perhaps the race, added to the written-out functions below)
+        shelter_race = shelter_only and self.use_race
+        if shelter_race:
+            # the written-out shelter terms, plus the race (usually a mask test that finds no royal near)
+            self.node_extras = _plus_race(self._shelter_extras(), self.race_score)
+        elif shelter_only:
             self.node_extras = self._shelter_extras()
         # The whole static score for the side to move, evaluate() from a packed sum, as one call
         # where the extras are written out (or absent); None where the search composes it.
         self.node_static: Callable[[Board, int], int] | None = None
-        if shelter_only or not self.use_extras:
+        if shelter_race:
+            self.node_static = self._static_plus_race(self._node_static(True))
+        elif shelter_only or not self.use_extras:
             self.node_static = self._node_static(shelter_only)
         # Values for move ordering and pruning (middlegame material of a kind, by code).
         self.value = [
@@ -393,6 +443,8 @@ class Evaluator:
         royal mobility, restriction, royal pull and mop-up, and the campmate threat against the side
         to move. Each is computed only when its weight is not zero; the royal terms share one loop."""
         score = self.threat(board) if self.camp_threat else 0
+        if self.use_race:
+            score += self.race_score(board, packed)
         mg = eg = 0
         if self.use_royal_loop:
             kinds = board.kind_bb
@@ -672,12 +724,19 @@ class Evaluator:
     def threat(self, board: Board) -> int:
         """-campmate_threat (White's view) if the side not to move has a royal one step from a camp
         square that the side to move does not attack."""
+        if not self.camp_threatened(board):
+            return 0
+        return self.camp_threat if board.side == 1 else -self.camp_threat
+
+    def camp_threatened(self, board: Board) -> bool:
+        """Can the side not to move win by campmate next move (a royal one step from a camp square
+        that it may enter: empty or an enemy piece, not attacked by the side to move)?"""
         them = board.side ^ 1
         kinds = board.kind_bb
         occ = board.occ
         near = self.camp_near[them] & occ[them]
         if not near:
-            return 0
+            return False
         occupied = occ[0] | occ[1]
         for k in self.camp_kinds:
             bb = kinds[k] & near
@@ -690,14 +749,163 @@ class Evaluator:
                     t = targets & -targets
                     targets ^= t
                     if not movegen.attacked_by(board, board.side, t.bit_length() - 1, occupied ^ low):
-                        return self.camp_threat if them == 0 else -self.camp_threat
-        return 0
+                        return True
+        return False
+
+    def road(self, board: Board, color: int) -> int:
+        """Steps of the shortest free road of `color`'s camp-winning royals to their camp, within
+        campmate_reach; 0 when there is none. A free road goes through squares its own pieces do not
+        hold and the opponent does not attack (an enemy piece on it must be undefended), never
+        farther from the camp than campmate_reach allows."""
+        kinds = board.kind_bb
+        occ = board.occ
+        own = occ[color]
+        bb = 0
+        for k in self.camp_kinds:
+            bb |= kinds[k]
+        bb &= own & self.race_zone[color]
+        if not bb:
+            return 0
+        them = color ^ 1
+        comp = board.compiled
+        occupied = occ[0] | occ[1]
+        royals = self._royals(board) & occ[them]
+        theirs = occ[them]
+        attacked = comp.attacked[them]
+        exact = comp.restrictions  # restricted attackers: ask movegen, which knows the mechanism
+        reach = self.reach
+        best = 0
+        while bb:
+            low = bb & -bb
+            bb ^= low
+            sq = low.bit_length() - 1
+            code = board.mailbox[sq]
+            moves = self.race_steps[code]
+            within = self.race_within[code]
+            camp = within[0]
+            clear = occupied ^ low  # the royal leaves its square: it does not shield squares behind it
+            seen = low | own | royals
+            frontier = low
+            for step in range(1, reach + 1):
+                if best and step >= best:
+                    break
+                nxt = 0
+                while frontier:
+                    f = frontier & -frontier
+                    frontier ^= f
+                    nxt |= moves[f.bit_length() - 1]
+                nxt &= within[reach - step] & ~seen
+                seen |= nxt
+                if nxt & camp:
+                    # A camp square ends the road: the others of this step cannot shorten it. (A road
+                    # through a square of this step to a camp square behind would be longer.)
+                    rest = nxt & ~camp
+                    nxt &= camp
+                else:
+                    rest = 0
+                free = 0
+                while nxt:
+                    t = nxt & -nxt
+                    nxt ^= t
+                    tsq = t.bit_length() - 1
+                    hit = (
+                        movegen.attacked_by(board, them, tsq, clear)
+                        if exact
+                        else attacked(kinds, theirs, tsq, clear)
+                    )
+                    if not hit:
+                        free |= t
+                        if t & camp:
+                            break
+                if free & camp:
+                    best = step
+                    break
+                if rest:  # no camp square was free: the others of this step carry the road on
+                    while rest:
+                        t = rest & -rest
+                        rest ^= t
+                        tsq = t.bit_length() - 1
+                        if not (
+                            movegen.attacked_by(board, them, tsq, clear)
+                            if exact
+                            else attacked(kinds, theirs, tsq, clear)
+                        ):
+                            free |= t
+                if not free:
+                    break
+                frontier = free
+        return best
+
+    def race(self, board: Board) -> int:
+        """White minus Black: campmate_reach + 1 minus each side's free road (`road`), for the side
+        whose royal arrives first (the side to move arrives first when the roads are equal)."""
+        occ = board.occ
+        kinds = board.kind_bb
+        zone = self.race_zone
+        near = 0
+        for k in self.camp_kinds:
+            near |= kinds[k]
+        if not near & ((occ[0] & zone[0]) | (occ[1] & zone[1])):
+            return 0  # no royal within reach of its camp: the usual case, one test
+        white = self.road(board, 0)
+        black = self.road(board, 1)
+        if not white and not black:
+            return 0
+        if white and black:
+            # plies to arrive: 2 per step, one fewer for the side to move
+            if 2 * white - (board.side == 0) < 2 * black - (board.side == 1):
+                black = 0
+            else:
+                white = 0
+        top = self.reach + 1
+        return (top - white if white else 0) - (top - black if black else 0)
+
+    def _static_plus_race(self, static: Callable[[Board, int], int]) -> Callable[[Board, int], int]:
+        """`static` plus the race term, signed for the side to move. The race's first test (is any
+        camp-winning royal within reach of its camp?) is made here for the usual single camp kind,
+        so most nodes pay one mask test."""
+        race = self.race_score
+        white_zone, black_zone = self.race_zone
+        kind = self.camp_kinds[0] if len(self.camp_kinds) == 1 else -1
+
+        def with_race(board: Board, packed: int) -> int:
+            if kind >= 0:
+                occ = board.occ
+                if not board.kind_bb[kind] & ((occ[0] & white_zone) | (occ[1] & black_zone)):
+                    return static(board, packed)
+            r = race(board, packed)
+            return static(board, packed) + (r if board.side == 0 else -r)
+
+        return with_race
+
+    def race_score(self, board: Board, packed: int) -> int:
+        """The race term alone, tapered by the phase of `packed` (White's point of view)."""
+        n = self.race(board)
+        if not n:
+            return 0
+        ph = unpack(packed)[0]
+        mg, eg = n * self.race_weight[0], n * self.race_weight[1]
+        hi, lo = self.phase_hi, self.phase_lo
+        if ph >= hi:
+            return mg
+        if ph <= lo:
+            return eg
+        return (mg * (ph - lo) + eg * (hi - ph)) // (hi - lo)
 
     def evaluate(self, board: Board) -> int:
         """The static score from the side to move's point of view (no search)."""
         packed = self.packed(board)
         white = self.tapered(packed) + self.extras(board, packed)
         return (white if board.side == 0 else -white) + self.tempo
+
+
+def _plus_race(
+    extras: Callable[[Board, int], int], race: Callable[[Board, int], int]
+) -> Callable[[Board, int], int]:
+    def with_race(board: Board, packed: int) -> int:
+        return extras(board, packed) + race(board, packed)
+
+    return with_race
 
 
 def _progress(rank: int, goal_ranks: tuple[int, ...], rows: int) -> int:

@@ -46,6 +46,7 @@ MAX_DEPTH = 64
 clock: Callable[[], float] = time.perf_counter
 POLL_NODES = 128  # how often the clock, the node limit and the stop signal are checked
 QS_EVASION_PLIES = 4  # quiescence answers a check with every evasion only this close to its start
+QS_CAMP_STEP_PLIES = 2  # quiescence tries royal steps towards the camp only this close to its start
 
 SQ = movegen.SQ_MASK
 TO = movegen.TO_SHIFT
@@ -169,6 +170,12 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
     # campmate_reached written out for the usual single camp kind (a call costs more than the test).
     camp_kind = comp.camp_kinds[0] if len(comp.camp_kinds) == 1 else -1
     camp_white, camp_black = camp_zone
+    # Campmate threats: a royal one step from a camp square it may enter is answered like a check
+    # (every move searched, an extension in the main search); quiescence tries the royal steps that
+    # make such a threat, so a race that cannot be stopped in time is seen past the horizon.
+    camp_near = ev.camp_near
+    camp_approach = ev.camp_approach
+    camp_threatened = ev.camp_threatened
     gen = movegen.generate_legal
     gen_captures = movegen.generate_legal_captures
     captures_not_in_check = movegen.captures_not_in_check
@@ -362,6 +369,17 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
             key += (1 << 24) + 16 * value[(promo - 1) * 2]
         return key
 
+    def camp_steps(e: list[list[int] | None]) -> list[int]:
+        """Quiet legal steps of the side to move's camp-winning royals onto a square next to its camp
+        (the search then sees whether the threat they make can be stopped)."""
+        near = camp_near[b.side] & ~camp_zone[b.side]
+        moves = legal_moves(e)
+        return [
+            m
+            for m in moves
+            if near >> (m >> TO & SQ) & 1 and mailbox[m >> TO & SQ] < 0 and mailbox[m & SQ] >> 1 in camp_kinds
+        ]
+
     def qsearch(alpha: int, beta: int, ply: int, packed: int, checked: bool, qply: int = 0) -> int:
         nonlocal nodes, seldepth
         nodes += 1
@@ -388,10 +406,17 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
             # Deep in quiescence a check is answered by the static score: with royal pieces that give
             # check (Hordes of Change's Kings and Knights), check-evasion-check chains never end.
             checked = False
-        if checked:
+        threatened = (
+            camp
+            and not checked
+            and qply < QS_EVASION_PLIES
+            and (camp_kind < 0 or b.kind_bb[camp_kind] & b.occ[us ^ 1] & camp_near[us ^ 1] != 0)
+            and camp_threatened(b)
+        )
+        if checked or threatened:
             moves = legal_moves(move_cache(b._hash))
             if not moves:
-                return ply - MATE
+                return no_moves_score(ply, in_check_now)
             best = -INF
             moves = sorted(moves, key=order_key, reverse=True)
             pruning = False
@@ -420,6 +445,14 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
             # as inner nodes); deeper quiescence nodes are seldom met again.
             e: list[list[int] | None] = move_cache(key) if not qply else [None, None, None, None]
             moves = ordered_noisy(e, in_check_now)
+            if (
+                camp
+                and qply < QS_CAMP_STEP_PLIES
+                and (camp_kind < 0 or b.kind_bb[camp_kind] & b.occ[us] & camp_approach[us])
+            ):
+                steps = camp_steps(e)
+                if steps:
+                    moves = moves + steps
             if not moves:
                 # Nothing to play here; it is a stalemate only if no quiet move exists either.
                 full = e[0]
@@ -521,6 +554,15 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
         ):
             nodes += 1
             return 0
+        # A campmate threat against the side to move is answered like a check: extended, not pruned.
+        threatened = (
+            camp
+            and not checked
+            and (camp_kind < 0 or b.kind_bb[camp_kind] & b.occ[b.side ^ 1] & camp_near[b.side ^ 1] != 0)
+            and camp_threatened(b)
+        )
+        if threatened and ply <= 2 * root_depth:
+            depth += 1
         if depth <= 0 or ply >= MAX_PLY:
             return qsearch(alpha, beta, ply, packed, checked)
         nodes += 1
@@ -557,7 +599,7 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
         # ----- pruning before the moves ---------------------------------------------------------
         us = b.side
         stand = -INF
-        if not checked and not pv_node:
+        if not checked and not threatened and not pv_node:
             stand = static_of(b, packed)
             # Reverse futility: far above beta at shallow depth, a quiet move will not bring it back.
             if depth <= 2 and stand - futility_margin * depth >= beta and abs(beta) < MATE_BOUND:
@@ -592,6 +634,7 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
         futile = (
             not pv_node
             and not checked
+            and not threatened
             and depth <= 2
             and abs(alpha) < MATE_BOUND
             and stand + futility_margin * depth <= alpha
@@ -744,6 +787,13 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
         root_moves.insert(0, entry[3])
     rest = sorted(root_moves[1:], key=order_key, reverse=True)
     root_moves = [root_moves[0], *rest]
+    if camp:
+        # A move that wins by campmate is searched first: at any level, the first move searched
+        # decides when a node limit or the clock stops the first iteration.
+        zone = camp_zone[b.side]
+        wins = [m for m in root_moves if zone >> (m >> TO & SQ) & 1 and mailbox[m & SQ] >> 1 in camp_kinds]
+        if wins:
+            root_moves = wins + [m for m in root_moves if m not in wins]
     best_pv: list[int] = [root_moves[0]]
     best_score = -INF
     last_info: Info | None = None

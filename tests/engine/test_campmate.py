@@ -1,0 +1,121 @@
+"""Issue 18, point 1: campmate as a race (Orda), in the evaluation and the search.
+
+The positions of tests/engine/data/tactics_campmate.txt (races to win and campmates to stop, each
+verified by Debian's Fairy-Stockfish at depth 16: tests/engine/make_campmate_tactics.py) are solved at
+level 6 with its node and depth caps and no clock, so the result does not depend on the machine.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from hordes import Board
+from hordes.engine.evaluate import Evaluator, evaluator
+from hordes.engine.levels import MAX_LEVEL, MIN_LEVEL, level, think
+from hordes.engine.limits import MATE_BOUND, Limits
+from hordes.engine.search import Searcher
+
+DATA = Path(__file__).parent / "data"
+
+
+def _entries() -> list[tuple[str, str, int, list[str]]]:
+    out = []
+    for raw in (DATA / "tactics_campmate.txt").read_text().splitlines():
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        fen, kind_n, solutions = (part.strip() for part in line.split("|"))
+        kind, n = kind_n.split()
+        out.append((fen, kind, int(n), solutions.split()))
+    return out
+
+
+ENTRIES = _entries()
+
+
+def test_p1_campmate_file_holds_races_and_stops() -> None:
+    kinds = [kind for _, kind, _, _ in ENTRIES]
+    assert len(ENTRIES) >= 20
+    assert kinds.count("race") >= 5 and kinds.count("stop") >= 5, kinds
+    for fen, _, _, solutions in ENTRIES:
+        board = Board("orda", fen)
+        legal = {board.uci(m) for m in board.legal_moves}
+        assert set(solutions) <= legal and len(legal) - len(solutions) >= 3, fen
+
+
+@pytest.mark.parametrize(
+    ("fen", "kind", "n", "solutions"), ENTRIES, ids=[f"{e[1]}{e[2]}-{i}" for i, e in enumerate(ENTRIES)]
+)
+def test_p1_campmate_tactics_at_level_6(fen: str, kind: str, n: int, solutions: list[str]) -> None:
+    board = Board("orda", fen)
+    no_clock = replace(level(6), movetime=None)  # level 6's depth and node caps, not its time
+    move, info = think(Searcher(8), board, no_clock, Limits(), rng=random.Random(0))
+    assert move is not None
+    assert board.uci(move) in solutions, (
+        f"{kind} {n} {fen}: played {board.uci(move)}, wanted {solutions} ({info})"
+    )
+
+
+# A quiet step onto rank 8 wins at once; a capture (Kxa6) and many others are ordered before it.
+CAMP_IN_ONE = "8/1K6/p1pp1ppp/1pa1h2k/2QN3l/1B6/PPPPPPPP/RNB2BNR w - - 0 1"
+
+
+def test_p1_immediate_campmate_at_every_level() -> None:
+    board = Board("orda", CAMP_IN_ONE)
+    for number in range(MIN_LEVEL, MAX_LEVEL + 1):
+        lv = replace(level(number), movetime=None)
+        move, info = think(Searcher(1), board, lv, Limits(depth=lv.depth or 3), rng=random.Random(number))
+        assert move is not None and board.uci(move) in {"b7a8", "b7b8", "b7c8"}, (number, move)
+        assert info is not None and info.score > MATE_BOUND  # a win, scored as a mate
+
+
+def test_p1_campmate_is_the_first_move_searched() -> None:
+    """With the smallest budget (one node: the first root move, then the stop) the move played is
+    the campmate, not the best-ordered capture."""
+    board = Board("orda", CAMP_IN_ONE)
+    info = list(Searcher(1).search(board, Limits(nodes=1)))[-1]
+    assert info.best_move is not None and board.uci(info.best_move) in {"b7a8", "b7b8", "b7c8"}
+
+
+def test_p1_race_counts_free_roads_and_who_arrives_first() -> None:
+    ev = Evaluator(Board("orda").variant, {"campmate_reach": 3})  # roads of up to three steps
+    # Black's Khan on e3: its road is e2/d2/f2 then rank 1, two steps; White's King is far away.
+    free = Board("orda", "8/8/8/8/K7/4k3/8/8 w - - 0 1")
+    assert (ev.road(free, 0), ev.road(free, 1)) == (0, 2)
+    # A Rook on a1 guards rank 1 and a Knight on e4 guards d2 and f2: only e2-then-rank 1 remains,
+    # and rank 1 is watched: no free road.
+    guarded = Board("orda", "8/8/8/8/K3N3/4k3/8/R7 w - - 0 1")
+    assert ev.road(guarded, 1) == 0
+    # An undefended enemy piece on the road can be taken: the Khan takes the Rook on d1.
+    capture = Board("orda", "8/8/8/8/K7/4k3/8/3R4 w - - 0 1")
+    assert ev.road(capture, 1) == 2
+    # Black's road is two steps, White's three: Black arrives first whoever moves, and only Black's
+    # race counts.
+    ahead = "8/8/8/2K5/8/4k3/8/8 {} - - 0 1"
+    assert ev.race(Board("orda", ahead.format("w"))) == ev.race(Board("orda", ahead.format("b"))) == -2
+    # Both three steps from their camps: the side to move arrives first.
+    tie = "8/8/8/2K5/4k3/8/8/8 {} - - 0 1"
+    assert ev.race(Board("orda", tie.format("w"))) == 1
+    assert ev.race(Board("orda", tie.format("b"))) == -1
+    # Four steps are beyond this reach, and within the document's own.
+    far = Board("orda", "4k3/8/8/8/2K5/8/8/8 w - - 0 1")
+    assert ev.road(far, 0) == 0 and evaluator(far.variant).road(far, 0) == 4
+
+
+def test_p1_race_weights_come_from_the_document() -> None:
+    board = Board("orda", "8/8/8/8/K7/4k3/8/8 w - - 0 1")
+    plain = Evaluator(board.variant)
+    off = Evaluator(board.variant, {"campmate_race": 0})
+    assert plain.evaluate(board) < off.evaluate(board)  # Black's free road counts against White
+    assert Evaluator(board.variant, {"campmate_reach": 0}).evaluate(board) == off.evaluate(board)
+
+
+def test_p1_variants_without_campmate_pay_nothing() -> None:
+    chess = evaluator(Board("chess").variant)
+    assert not chess.use_race and chess.node_static is not None  # the written-out score is kept
+    orda = evaluator(Board("orda").variant)
+    assert orda.use_race and orda.node_static is not None

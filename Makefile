@@ -58,7 +58,7 @@ docs: $(STAMP)
 # EXPECT_BUILD=pure on a machine without a C compiler). Then the rules core, notation and engine suites
 # run on the pure-Python source (HORDES_PURE=1), shaped to fit the time budget: their quick tests, and
 # the differential suites (Fairy-Stockfish, the Hordes of Change reference) with PURE_GAMES random
-# games per variant instead of their CI amount of 200. The deep sweeps marked slow run once, compiled;
+# games per variant instead of their CI amounts (100 Fairy-Stockfish, 200 reference games). The deep sweeps marked slow run once, compiled;
 # so does tests/notation/test_san_fsf.py: pyffish's calls are most of its time, and it checks SAN
 # code that is not compiled (docs/benchmarks.md, "Compiled build", has the figures). Last, the web
 # suite runs again on PostgreSQL (a throwaway cluster per worker, tests/pg_cluster.py; a fresh database

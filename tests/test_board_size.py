@@ -99,8 +99,10 @@ board = Board(variant)
 peak = tracemalloc.get_traced_memory()[1]
 tracemalloc.stop()
 evaluator(variant).evaluate(board)
-print(json.dumps({"peak": peak, "moves": board.legal_moves.count(),
-                  "rss": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024}))
+# VmHWM, not ru_maxrss: Linux carries ru_maxrss over from the parent through fork and exec, so a
+# large pytest worker's size showed up here as this child's (423 MB once, for a 156 MB build).
+hwm = next(line for line in open("/proc/self/status") if line.startswith("VmHWM:"))
+print(json.dumps({"peak": peak, "moves": board.legal_moves.count(), "rss": int(hwm.split()[1]) * 1024}))
 """
 
 

@@ -173,20 +173,25 @@ def endpoints() -> list[Endpoint]:
     return out
 
 
-def _resolve(schema: Any, components: dict[str, Any]) -> Any:
-    """`schema` with every $ref replaced by its component and allOf merged into one object."""
+def _resolve(schema: Any, components: dict[str, Any], within: tuple[str, ...] = ()) -> Any:
+    """`schema` with every $ref replaced by its component and allOf merged into one object. A
+    component met again inside itself (TreeMove's variations hold TreeMoves) becomes "any value" there,
+    so the recursion ends; the fuzzer still sends any JSON at that depth."""
     if isinstance(schema, list):
-        return [_resolve(s, components) for s in schema]
+        return [_resolve(s, components, within) for s in schema]
     if not isinstance(schema, dict):
         return schema
     if "$ref" in schema:
-        return _resolve(components[schema["$ref"].rsplit("/", 1)[-1]], components)
+        name = schema["$ref"].rsplit("/", 1)[-1]
+        if name in within:
+            return {}
+        return _resolve(components[name], components, (*within, name))
     if "allOf" in schema:
         merged: dict[str, Any] = {"type": "object", "properties": {}}
-        for part in _resolve(schema["allOf"], components):
+        for part in _resolve(schema["allOf"], components, within):
             merged["properties"].update(part.get("properties", {}))
         return merged
-    return {k: _resolve(v, components) for k, v in schema.items()}
+    return {k: _resolve(v, components, within) for k, v in schema.items()}
 
 
 # ----- values from a JSON schema -----------------------------------------------------------------------

@@ -8,7 +8,6 @@ $HORDES_SCREENSHOTS (docs/images to refresh the documentation's) or a temporary 
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -19,9 +18,9 @@ from tests.web.conftest import WINS
 from tests.web.live_server import server
 
 # test_browser's guard decides: its import skips this module, or fails it in CI, without the browser.
-from tests.web.test_browser import api_post, browser, click, settle, watch
+from tests.web.test_browser import api_post, browser, click, settle, shots, watch
 
-__all__ = ["browser"]  # the shared fixture, used by name
+__all__ = ["browser", "shots"]  # the shared fixtures, used by name
 
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
@@ -32,14 +31,6 @@ STILL = "() => !window.hordesAnalysis.board.cg.state.animation.current"  # no pi
 def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     with server(tmp_path_factory.mktemp("analysis-data")) as url:
         yield url
-
-
-@pytest.fixture(scope="module")
-def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    target = os.environ.get("HORDES_SCREENSHOTS")
-    path = Path(target) if target else tmp_path_factory.mktemp("analysis-shots")
-    path.mkdir(parents=True, exist_ok=True)
-    return path
 
 
 def mainline(page: Any) -> list[str]:

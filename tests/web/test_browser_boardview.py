@@ -9,7 +9,6 @@ $HORDES_SCREENSHOTS (docs/images to refresh the documentation's) or a temporary 
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -28,12 +27,13 @@ from tests.web.test_browser import (
     click,
     drag,
     settle,
+    shots,
     square_center,
     wait_ply,
     watch,
 )
 
-__all__ = ["browser"]  # the shared fixture, used by name
+__all__ = ["browser", "shots"]  # the shared fixtures, used by name
 
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
@@ -45,14 +45,6 @@ HELD = "bbrkkrbb/rbbrrbbr/brb1rbrb/8/3+rR3/BRB2BRB/RBBRRBBR/BBRKKRBB w - - 0 1"
 def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     with server(tmp_path_factory.mktemp("boardview-data")) as url:
         yield url
-
-
-@pytest.fixture(scope="module")
-def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    target = os.environ.get("HORDES_SCREENSHOTS")
-    path = Path(target) if target else tmp_path_factory.mktemp("boardview-shots")
-    path.mkdir(parents=True, exist_ok=True)
-    return path
 
 
 def seated(

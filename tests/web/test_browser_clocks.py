@@ -10,7 +10,6 @@ flag falls without waiting a minute. Screenshots (clock-desktop.png at 1280x800,
 from __future__ import annotations
 
 import json
-import os
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -21,10 +20,10 @@ import pytest
 from tests.web.live_server import server
 
 # test_browser's guard decides: its import skips this module, or fails it in CI, without the browser.
-from tests.web.test_browser import browser, click, settle, wait_ply, watch
+from tests.web.test_browser import browser, click, settle, shots, wait_ply, watch
 from tests.web.test_browser_accounts import api, sign_up
 
-__all__ = ["browser"]  # the shared fixture, used by name
+__all__ = ["browser", "shots"]  # the shared fixtures, used by name
 
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
@@ -34,14 +33,6 @@ PHONE = {"width": 390, "height": 844}
 def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     with server(tmp_path_factory.mktemp("clock-data"), "--clock-min-base", "1") as url:
         yield url
-
-
-@pytest.fixture(scope="module")
-def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    target = os.environ.get("HORDES_SCREENSHOTS")
-    path = Path(target) if target else tmp_path_factory.mktemp("clock-shots")
-    path.mkdir(parents=True, exist_ok=True)
-    return path
 
 
 def clock_text(page: Any, where: str) -> str:

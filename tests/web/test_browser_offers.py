@@ -9,7 +9,6 @@ or a temporary directory.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -19,10 +18,10 @@ import pytest
 from tests.web.live_server import server
 
 # test_browser's guard decides: its import skips this module, or fails it in CI, without the browser.
-from tests.web.test_browser import browser, click, settle, wait_ply, watch
+from tests.web.test_browser import browser, click, settle, shots, wait_ply, watch
 from tests.web.test_browser_clocks import api_post
 
-__all__ = ["browser"]  # the shared fixture, used by name
+__all__ = ["browser", "shots"]  # the shared fixtures, used by name
 
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
@@ -32,14 +31,6 @@ PHONE = {"width": 390, "height": 844}
 def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     with server(tmp_path_factory.mktemp("offer-data")) as url:
         yield url
-
-
-@pytest.fixture(scope="module")
-def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    target = os.environ.get("HORDES_SCREENSHOTS")
-    path = Path(target) if target else tmp_path_factory.mktemp("offer-shots")
-    path.mkdir(parents=True, exist_ok=True)
-    return path
 
 
 def seated_pair(

@@ -116,6 +116,20 @@ def api_post(base: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
     return data
 
 
+def white_flags_after_one_move_each(a: Any, b: Any, black_move: str) -> None:
+    """White (page a) plays e2-e4 and Black (page b) `black_move` by clicks; then White's short clock
+    runs out, and both pages show the game over."""
+    a.wait_for_function("() => window.hordesGame.synced && window.hordesGame.board.movable")
+    click(a, "e2")
+    click(a, "e4")
+    wait_ply(b, 1)
+    b.wait_for_function("() => window.hordesGame.synced && window.hordesGame.board.movable")
+    click(b, black_move[:2])
+    click(b, black_move[2:])
+    for pg in (a, b):
+        pg.wait_for_function("() => window.hordesGame.state.status === 'over'", timeout=20_000)
+
+
 def test_p4_a_flag_falls_in_the_browser(browser: Any, base: str) -> None:
     """A 3 s clock (allowed by --clock-min-base): White does not move after the first moves, and the
     server's watcher ends the game; both pages show it."""
@@ -131,15 +145,7 @@ def test_p4_a_flag_falls_in_the_browser(browser: Any, base: str) -> None:
         b.goto(game["invite_url"])
         b.click("#join-game")
         b.wait_for_function("() => window.hordesGame && window.hordesGame.state.seat === 'black'")
-        a.wait_for_function("() => window.hordesGame.synced && window.hordesGame.board.movable")
-        click(a, "e2")
-        click(a, "e4")
-        wait_ply(b, 1)
-        b.wait_for_function("() => window.hordesGame.synced && window.hordesGame.board.movable")
-        click(b, "d7")
-        click(b, "d5")
-        for pg in (a, b):
-            pg.wait_for_function("() => window.hordesGame.state.status === 'over'", timeout=20_000)
+        white_flags_after_one_move_each(a, b, "d7d5")
         state = a.evaluate("window.hordesGame.state")
         assert (state["result"], state["termination"]) == ("0-1", "time forfeit")
         assert "White ran out of time" in a.locator("#status").inner_text()
@@ -180,15 +186,7 @@ def test_p4_two_accounts_play_a_rated_seek_until_the_flag_falls(browser: Any, ba
         for pg, seat in ((a, "white"), (b, "black")):
             pg.wait_for_function(f"() => window.hordesGame && window.hordesGame.state.seat === '{seat}'")
         assert a.evaluate("window.hordesGame.state.rated") is True
-        a.wait_for_function("() => window.hordesGame.synced && window.hordesGame.board.movable")
-        click(a, "e2")
-        click(a, "e4")
-        wait_ply(b, 1)
-        b.wait_for_function("() => window.hordesGame.synced && window.hordesGame.board.movable")
-        click(b, "c7")
-        click(b, "c5")
-        for pg in (a, b):
-            pg.wait_for_function("() => window.hordesGame.state.status === 'over'", timeout=20_000)
+        white_flags_after_one_move_each(a, b, "c7c5")
         state = b.evaluate("window.hordesGame.state")
         assert (state["result"], state["termination"]) == ("0-1", "time forfeit")
         assert "White ran out of time" in b.locator("#status").inner_text()

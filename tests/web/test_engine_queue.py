@@ -159,7 +159,12 @@ def test_engine_turn_survives_a_worker_crash(tmp_path: Path, caplog: pytest.LogC
         pool, live = app.state.pool, app.state.live
         g = create(client, variant="chess", opponent="engine", color="black", level=8)
         wait_for(
-            lambda: list(pool.queue.started) == [GAME] and bool(pool._executor._processes),
+            # the pool makes its executor lazily: until then there is none to look into
+            lambda: (
+                list(pool.queue.started) == [GAME]
+                and pool._executor is not None
+                and bool(pool._executor._processes)
+            ),
             "the engine's search to start",
         )
         live.engine_movetime = 0.3  # the next attempt is quick; this one would take a minute

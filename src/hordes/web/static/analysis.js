@@ -177,7 +177,10 @@ function askEngine(node, view) {
     return;
   }
   if (node.engine && node.engine.lines && node.engine.lines.length >= lineCount()) {
-    showEngine(node, node.engine); // already known: no new search
+    // Already known: no new search. The bar too, since a retry after a busy answer lands here when
+    // an older request for this node has filled node.engine meanwhile (go() drew the bar before).
+    showEngine(node, node.engine);
+    showBar(node);
     return;
   }
   if (view.result !== '*') {

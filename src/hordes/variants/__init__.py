@@ -30,6 +30,17 @@ def fairy_variants() -> list[Variant]:
     return [REGISTRY.load(str(p)) for p in REGISTRY.fairy_paths()]
 
 
+def example_variants() -> list[Variant]:
+    """The example documents of docs/examples (Orda Mirror, Khan's Chess with a Chancellor, Orda 10x8,
+    Lodestone Chess): loadable by name, not among the built-ins."""
+    return [REGISTRY.load(str(p)) for p in REGISTRY.example_paths()]
+
+
+def example_documents() -> dict[str, str]:
+    """The text of each example document by its slug, as a user would paste it into the workshop."""
+    return {REGISTRY.load(str(p)).slug: p.read_text(encoding="utf-8") for p in REGISTRY.example_paths()}
+
+
 def add_variant_path(path: str | Path) -> Variant:
     return REGISTRY.add_path(Path(path))
 
@@ -38,6 +49,8 @@ __all__ = [
     "Variant",
     "add_variant_path",
     "builtin_variants",
+    "example_documents",
+    "example_variants",
     "fairy_variants",
     "load_variant",
     "normalise_name",

@@ -34,6 +34,7 @@ from hordes.textfiles import read_text_file
 
 BUILTIN_DIR = Path(__file__).parent
 FAIRY_DIR = BUILTIN_DIR / "fairy"  # Fairy-Stockfish's built-ins as documents, from `hordes import`
+EXAMPLES_DIR = BUILTIN_DIR / "examples"  # example documents written for the workshop (docs/examples)
 
 MAX_DOCUMENT_BYTES = 1_000_000  # a variant document is a page of text, not a data set
 MAX_NESTING = 50  # levels of mappings and lists in the front matter (a real document needs five)
@@ -644,9 +645,15 @@ def _merge_engine(engine: dict[str, Any], doc: _Document) -> dict[str, Any]:
 class Registry:
     """Finds documents by name (slug, alias or title, in any case) or by path, and caches them."""
 
-    def __init__(self, directory: Path = BUILTIN_DIR, fairy_directory: Path | None = FAIRY_DIR) -> None:
+    def __init__(
+        self,
+        directory: Path = BUILTIN_DIR,
+        fairy_directory: Path | None = FAIRY_DIR,
+        examples_directory: Path | None = EXAMPLES_DIR,
+    ) -> None:
         self.directory = directory
         self.fairy_directory = fairy_directory
+        self.examples_directory = examples_directory
         self._cache: dict[str, Variant] = {}
         self._names: dict[str, Path] | None = None
         self.extra: dict[str, Path] = {}
@@ -654,7 +661,8 @@ class Registry:
     def _index(self) -> dict[str, Path]:
         if self._names is None:
             names: dict[str, Path] = {}
-            for path in self.builtin_paths() + self.fairy_paths():  # the project's own names first
+            # The built-ins' names first, then Fairy-Stockfish's, then the examples'.
+            for path in self.builtin_paths() + self.fairy_paths() + self.example_paths():
                 data, _ = split_front_matter(path.read_text(encoding="utf-8"), str(path))
                 for name in (
                     path.stem,
@@ -676,6 +684,13 @@ class Registry:
         if self.fairy_directory is None:
             return []
         return sorted(self.fairy_directory.glob("*.md"))
+
+    def example_paths(self) -> list[Path]:
+        """The example documents (Orda Mirror and the others of docs/examples): found by name like
+        the built-ins, listed apart from them."""
+        if self.examples_directory is None:
+            return []
+        return sorted(self.examples_directory.glob("*.md"))
 
     def add_path(self, path: Path) -> Variant:
         """Load a user's document and make it findable by its names (e.g. a UCI VariantPath)."""

@@ -208,3 +208,98 @@ def test_p1_two_saves_at_once_get_two_versions(client: TestClient) -> None:
     assert sorted(r.version for r in results) == [1, 2, 3, 4]
     assert len({r.series for r in results}) == 1
     assert count_documents(client) == 4
+
+
+# ----- point 4: a stored variant plays everywhere a built-in does -----------------------------------------
+def wait_for_ply(client: TestClient, game_id: str, ply: int, deadline: float = 60.0) -> dict[str, Any]:
+    """The game once it has `ply` moves (the engine's turn); the deadline is only a safety net."""
+    import time
+
+    end = time.monotonic() + deadline
+    while True:
+        state: dict[str, Any] = client.get(f"/api/games/{game_id}").json()
+        if state["ply"] >= ply or time.monotonic() > end:
+            return state
+        time.sleep(0.05)
+
+
+def test_p4_the_engine_plays_and_analyses_a_stored_variant(client: TestClient) -> None:
+    name = store(client, MIRROR)["name"]
+    game = create(client, variant=name, color="black", level=1)  # the engine has the first move
+    state = wait_for_ply(client, game["id"], 1)
+    assert state["ply"] == 1 and state["variant"]["slug"] == name, state
+    from hordes import Board
+    from hordes.web.variants import web_variant
+
+    board = Board(web_variant(name))
+    assert state["moves"][0]["uci"] in {board.uci(m) for m in board.legal_moves}  # a Horde move
+    r = client.post("/api/analysis", json={"variant": name, "movetime": 0.1, "depth": 2})
+    assert r.status_code == 200, r.text
+    assert r.json()["best"]
+
+
+def test_p4_seeks_rules_page_pieces_and_lobby(client: TestClient) -> None:
+    public = store(client, MIRROR)["name"]
+    hidden = store(client, MIRROR.replace("slug: mirrortest", "slug: hiddenmirror"), visibility="unlisted")
+    r = client.post("/api/seeks", json={"variant": public, "clock": {"base": 300, "increment": 3}})
+    assert r.status_code == 201, r.text
+    seeks = client.get("/api/seeks").json()["seeks"]
+    assert [s["variant"] for s in seeks] == [{"slug": public, "title": "Mirror Test"}]
+    page = client.get(f"/variants/{public}")
+    assert page.status_code == 200 and "Mirror Test" in page.text and "<svg" in page.text
+    css = client.get(f"/pieces/{public}.css")
+    escaped = public.replace("~", "\\~").replace("@", "\\@")
+    assert css.status_code == 200 and f".cg-wrap.v-{escaped} piece" in css.text
+    picture = client.get(f"/pieces/{public}/l-piece.white.svg")
+    assert picture.status_code == 200 and picture.headers["content-type"].startswith("image/svg")
+    lobby = client.get("/").text
+    assert f'value="{public}"' in lobby and hidden["name"] not in lobby  # unlisted: not offered
+    assert f'value="{hidden["name"]}"' in client.get(f"/?variant={hidden['name']}").text  # but by link
+    analysis = client.get(f"/analysis?variant={public}")
+    assert analysis.status_code == 200 and f'href="/pieces/{public}.css"' in analysis.text
+
+
+def test_p4_pgn_carries_the_document_and_imports_through_the_store(client: TestClient) -> None:
+    from hordes.errors import HordesError
+    from hordes.notation.pgn import parse_game
+
+    name = store(client, MIRROR)["name"]
+    game_id, white, _ = friend_game(client, variant=name)
+    client.post(f"/api/games/{game_id}/moves", json={"uci": "e3e4", "token": white})
+    pgn = client.get(f"/api/games/{game_id}/pgn").text
+    assert f'[VariantDocument "/api/variants/{name}"]' in pgn and '[Variant "Mirror Test"]' in pgn
+    r = client.post("/api/pgn/import", json={"pgn": pgn})
+    assert r.status_code == 200, r.text
+    assert r.json()["variant"] == name and r.json()["moves"][0]["uci"] == "e3e4"
+    with pytest.raises(HordesError, match="Mirror Test"):  # the library alone fetches nothing
+        parse_game(pgn)
+    elsewhere = pgn.replace(f"/api/variants/{name}", "https://elsewhere.example/api/variants/x~abcdefgh@1")
+    r = client.post("/api/pgn/import", json={"pgn": elsewhere})
+    assert r.status_code == 400 and "x~abcdefgh@1" in r.json()["message"], r.text
+    exported = client.post("/api/pgn/export", json={"variant": name, "moves": ["e3e4"]}).json()["pgn"]
+    assert f'[VariantDocument "/api/variants/{name}"]' in exported
+
+
+def test_p4_hordes_uci_loads_the_exported_document(client: TestClient, tmp_path: Any) -> None:
+    import io
+
+    from hordes import Board
+    from hordes.uci import UciEngine
+    from hordes.web.variants import web_variant
+
+    parent = store(client, MIRROR)["name"]
+    child = MIRROR.replace("slug: mirrortest", "slug: mirrorchild").replace(
+        "parent: orda", f"parent: {parent}"
+    )
+    name = store(client, child)["name"]
+    path = tmp_path / "mirrorchild.md"
+    path.write_text(client.get(f"/api/variants/{name}?format=md").text, encoding="utf-8")
+    out = io.StringIO()
+    UciEngine(out).run(
+        [f"setoption name VariantPath value {path}", f"setoption name UCI_Variant value {name}",
+         "position startpos", "go perft 2"]
+    )  # fmt: skip
+    text = out.getvalue()
+    assert "unknown" not in text and "loaded variant mirrorchild" in text, text
+    expected = Board(web_variant(name)).perft(2)
+    assert f"Nodes searched: {expected}" in text, text

@@ -30,10 +30,11 @@ import re
 import secrets
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
+from urllib.parse import unquote, urlsplit
 
 import sqlalchemy as sa
 import yaml
@@ -443,6 +444,52 @@ def job_document(name: str) -> str:
             while len(_jobs) > CACHE_SIZE:
                 _jobs.popitem(last=False)
     return found
+
+
+# ----- PGN: the [VariantDocument] tag -------------------------------------------------------------------
+DOCUMENT_PATH = "/api/variants/"  # + the name: where this site serves a document
+
+
+def pgn_tags(variant: Variant) -> dict[str, str]:
+    """The tags a stored variant's PGN carries: its title as the Variant, and the path of its
+    document on this site (a reader elsewhere can fetch it; `hordes uci` loads it as a VariantPath)."""
+    if not is_stored_name(variant.slug):
+        return {}
+    return {"Variant": variant.title, "VariantDocument": DOCUMENT_PATH + variant.slug}
+
+
+def pgn_resolver(tags: Mapping[str, str]) -> Variant | None:
+    """The PGN reader's VariantResolver for this site: a `[VariantDocument]` that is a path (or URL)
+    of a document here, or a Variant tag that is a stored name, found in the store. Nothing is
+    fetched: a document of another site is found only if this site has one of that name."""
+    document = tags.get("VariantDocument", "").strip()
+    if document:
+        path = urlsplit(document).path  # a path, or a URL: its query (?format=md) is not the name
+        if not path.startswith(DOCUMENT_PATH):
+            raise UnknownVariantError(
+                f"the VariantDocument tag {document[:80]!r} is not a document of this site "
+                f"({DOCUMENT_PATH}NAME)"
+            )
+        name = unquote(path[len(DOCUMENT_PATH) :])
+        if not is_stored_name(name):
+            found = builtin_text(name)
+            if found is None:
+                raise UnknownVariantError(
+                    f"the VariantDocument tag names no variant of this site: {name[:80]!r}"
+                )
+            return found[1]
+        return _pgn_lookup(name)
+    name = tags.get("Variant", "").strip()
+    return _pgn_lookup(name) if is_stored_name(name) else None
+
+
+def _pgn_lookup(name: str) -> Variant:
+    try:
+        return lookup(name)
+    except NotFound as exc:
+        raise UnknownVariantError(exc.message) from None
+    except GameError as exc:  # stored but no longer loads
+        raise UnknownVariantError(exc.message) from None
 
 
 def warm(variant: Variant) -> None:

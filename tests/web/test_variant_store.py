@@ -303,3 +303,105 @@ def test_p4_hordes_uci_loads_the_exported_document(client: TestClient, tmp_path:
     assert "unknown" not in text and "loaded variant mirrorchild" in text, text
     expected = Board(web_variant(name)).perft(2)
     assert f"Nodes searched: {expected}" in text, text
+
+
+# ----- point 2: limits, checked before anything is built ------------------------------------------------
+def big_board(rows: int, cols: int) -> str:
+    return f"""---
+title: Big
+slug: bigboard
+engine:
+  topology: {{type: grid, rows: {rows}, cols: {cols}}}
+  pieces:
+    K: {{name: King, betza: K, royal: true}}
+  setup: k{cols - 1}/{"/".join([str(cols)] * (rows - 2))}/K{cols - 1} w - - 0 1
+---
+"""
+
+
+def test_p2_a_document_over_64_kb_is_refused_by_its_size(client: TestClient) -> None:
+    from hordes.web.variant_limits import MAX_STORED_BYTES
+
+    document = MIRROR + "x" * MAX_STORED_BYTES
+    for url in ("/api/variants/check", "/api/variants"):
+        r = client.post(url, json={"document": document})
+        assert r.status_code == 413, r.text
+        assert r.json()["error"] == "document_too_large" and "65536 bytes" in r.json()["message"]
+    assert count_documents(client) == 0
+
+
+def test_p2_board_and_piece_kinds_over_their_limits(client: TestClient, monkeypatch: Any) -> None:
+    from hordes.web import variant_store
+
+    built: list[Any] = []
+    monkeypatch.setattr(variant_store.Resolved, "build", lambda self: built.append(self))  # never reached
+    r = client.post("/api/variants", json={"document": big_board(17, 20)})
+    assert r.status_code == 422 and r.json()["error"] == "over_limit", r.text
+    found = {p["path"]: p for p in problems(r)}
+    assert (
+        found["engine.topology.rows"]["line"] == 5
+        and "limit of 16" in found["engine.topology.rows"]["message"]
+    )
+    assert "20 files is over the limit of 16" in found["engine.topology.cols"]["message"]
+    letters = [chr(c) for c in range(ord("A"), ord("Z") + 1) if chr(c) != "K"]
+    many = big_board(8, 8).replace(
+        "  setup:", "".join(f"    {x}: {{name: {x}, betza: W}}\n" for x in letters) + "  setup:"
+    )
+    r = client.post("/api/variants/check", json={"document": many})
+    assert r.status_code == 422, r.text
+    assert [p["message"] for p in problems(r)] == ["26 piece kinds is over the limit of 24"]
+    assert problems(r)[0]["line"] == 6  # engine.pieces
+    assert built == [] and count_documents(client) == 0
+    monkeypatch.undo()
+    assert client.post("/api/variants/check", json={"document": big_board(16, 16)}).status_code == 200
+
+
+def test_p2_generations_of_parents_over_the_limit(client: TestClient) -> None:
+    from hordes.web.variant_limits import MAX_STORED_ANCESTORS
+
+    parent = "khans"  # khans -> orda -> chess: three generations already
+    inherited = MIRROR.replace("  setup: lhaykahl/8/pppppppp/8/8/PPPPPPPP/8/LHAYKAHL w - - 0 1\n", "  {}\n")
+    for i in range(MAX_STORED_ANCESTORS - 2):
+        doc = inherited.replace("slug: mirrortest", f"slug: gen{i}").replace(
+            "parent: orda", f"parent: {parent}"
+        )
+        parent = store(client, doc)["name"]
+    too_deep = inherited.replace("parent: orda", f"parent: {parent}")
+    r = client.post("/api/variants", json={"document": too_deep})
+    assert r.status_code == 422, r.text
+    first = problems(r)[0]
+    assert first["path"] == "parent" and first["line"] == 4, first
+    assert f"more than {MAX_STORED_ANCESTORS} generations of parents (the limit)" in first["message"]
+    assert count_documents(client) == MAX_STORED_ANCESTORS - 2
+
+
+def test_p2_the_table_estimate_bounds_the_build(client: TestClient, monkeypatch: Any) -> None:
+    """The estimate is an upper bound of what the build takes, and a document over it is refused."""
+    import tracemalloc
+
+    from hordes.core.compiled import compile_variant, limit_tables
+    from hordes.variants import parse_variant
+    from hordes.web import variant_limits
+
+    riders = ["R", "B", "NN", "AA", "DD", "ZZ", "CC", "GG"]
+    pieces = "".join(
+        f"    {x}: {{name: {x}, betza: {riders[i % 8]}{riders[(i + 3) % 8]}}}\n" for i, x in enumerate("ABCD")
+    )
+    document = big_board(12, 12).replace("  setup:", pieces + "  setup:")
+    variant = parse_variant(document)
+    limit_tables(variant, variant_limits.STORED_TABLE_BUDGET)
+    tracemalloc.start()
+    compile_variant(variant)
+    used = tracemalloc.get_traced_memory()[0]
+    tracemalloc.stop()
+    engine = {"K": {"betza": "K"}} | {
+        x: {"betza": riders[i % 8] + riders[(i + 3) % 8]} for i, x in enumerate("ABCD")
+    }
+    directions = [variant_limits.rider_directions(spec) for spec in engine.values()]
+    assert directions[0] == 0 and min(directions[1:]) >= 8
+    estimate = variant_limits.estimate_table_bytes(12, 12, directions)
+    assert used <= estimate, (used, estimate)
+    monkeypatch.setattr(variant_limits, "MAX_TABLE_BYTES", estimate - 1)
+    r = client.post("/api/variants/check", json={"document": document})
+    assert r.status_code == 422, r.text
+    assert "move tables would take about" in problems(r)[0]["message"]

@@ -42,13 +42,19 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 
 from hordes import Variant, builtin_variants
-from hordes.core.compiled import compiled, forget_compiled
+from hordes.core.compiled import forget_compiled, limit_tables
 from hordes.errors import UnknownVariantError, VariantError
 from hordes.variants import REGISTRY, normalise_name
 from hordes.variants.loader import Resolved, split_front_matter
 from hordes.web import db
 from hordes.web.errors import Conflict, GameError, NotFound
-from hordes.web.variant_limits import MAX_STORED_ANCESTORS, OverLimit, check_limits, check_size
+from hordes.web.variant_limits import (
+    MAX_STORED_ANCESTORS,
+    STORED_TABLE_BUDGET,
+    OverLimit,
+    check_limits,
+    check_size,
+)
 
 SOURCE = "<document>"  # the source of a document being checked, in its problems
 VISIBILITIES = ("public", "unlisted")
@@ -363,6 +369,7 @@ class VariantStore:
                 f"the stored variant {exact} no longer loads: {exc.message}", status=409
             ) from None
         variant = replace(checked.variant, slug=exact, aliases=(), source=exact)
+        limit_tables(variant, STORED_TABLE_BUDGET)
         with self._lock:
             self._cache[exact] = variant
             while len(self._cache) > CACHE_SIZE:
@@ -490,9 +497,3 @@ def _pgn_lookup(name: str) -> Variant:
         raise UnknownVariantError(exc.message) from None
     except GameError as exc:  # stored but no longer loads
         raise UnknownVariantError(exc.message) from None
-
-
-def warm(variant: Variant) -> None:
-    """Build the variant's move tables now (on storing: a document whose tables cannot be built
-    fails here, not in a game)."""
-    compiled(variant)

@@ -24,7 +24,7 @@ from pathlib import Path
 SRC = str(Path(__file__).resolve().parents[1] / "src")
 sys.path.insert(0, SRC)
 
-from hordes.web.variant_limits import (
+from hordes.web.variant_limits import (  # noqa: E402 - after sys.path has the checkout's src
     MAX_COLS,
     MAX_PIECE_KINDS,
     MAX_ROWS,

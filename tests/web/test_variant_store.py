@@ -405,3 +405,46 @@ def test_p2_the_table_estimate_bounds_the_build(client: TestClient, monkeypatch:
     r = client.post("/api/variants/check", json={"document": document})
     assert r.status_code == 422, r.text
     assert "move tables would take about" in problems(r)[0]["message"]
+
+
+# ----- the library's hooks: parents by name, variants of PGN tags ---------------------------------------
+def test_p1_the_loader_looks_parents_up_by_name_alone() -> None:
+    from hordes.errors import UnknownVariantError, VariantError
+    from hordes.variants import parse_variant
+
+    asked: list[str] = []
+    documents = {
+        "first": "---\ntitle: First\nslug: first\nparent: second\n---\n",
+        "second": "---\ntitle: Second\nslug: second\nparent: first\n---\n",
+    }
+
+    def lookup(name: str) -> tuple[str, str]:
+        asked.append(name)
+        if name not in documents:
+            raise UnknownVariantError(f"no document {name!r}")
+        return documents[name], name
+
+    with pytest.raises(VariantError) as cycle:
+        parse_variant("---\ntitle: Mine\nslug: mine\nparent: first\n---\n", parents=lookup)
+    assert "inheritance cycle through 'first'" in str(cycle.value) and cycle.value.key == "parent"
+    with pytest.raises(VariantError) as missing:
+        parse_variant("---\ntitle: Mine\nslug: mine\n\nparent: chess.md\n---\n", parents=lookup)
+    assert missing.value.line == 5 and "no document 'chess.md'" in missing.value.problem
+    assert asked == ["first", "second", "chess.md"]  # a path is a name like any other, never read
+
+
+def test_p4_the_pgn_reader_asks_its_resolver() -> None:
+    from hordes import load_variant
+    from hordes.notation.pgn import parse_game
+
+    orda = load_variant("orda")
+    seen: list[dict[str, str]] = []
+
+    def resolver(tags: Any) -> Any:
+        seen.append(dict(tags))
+        return orda if tags.get("VariantDocument") == "/api/variants/x~abcdefgh@1" else None
+
+    text = '[Variant "Somewhere"]\n[VariantDocument "/api/variants/x~abcdefgh@1"]\n\n1. e4 *\n'
+    game = parse_game(text, resolver)
+    assert game.variant is orda and seen[0]["Variant"] == "Somewhere"
+    assert parse_game("1. e4 *", resolver).variant.slug == "chess"  # None: the tags as usual

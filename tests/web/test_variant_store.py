@@ -448,3 +448,19 @@ def test_p4_the_pgn_reader_asks_its_resolver() -> None:
     game = parse_game(text, resolver)
     assert game.variant is orda and seen[0]["Variant"] == "Somewhere"
     assert parse_game("1. e4 *", resolver).variant.slug == "chess"  # None: the tags as usual
+
+
+def test_p1_checks_are_rate_limited_per_client_by_size(tmp_path: Any) -> None:
+    from hordes.web.app import create_app
+    from hordes.web.ratelimit import RateLimiter
+
+    app = create_app(data_dir=tmp_path, engine_workers=1, rate_limits=RateLimiter(clock=lambda: 0.0))
+    with TestClient(app) as c:
+        long_document = MIRROR + "x" * 40_000  # 10 units of the 30 a client has at once
+        answers = [
+            c.post("/api/variants/check", json={"document": long_document}).status_code for _ in range(4)
+        ]
+        assert answers == [200, 200, 200, 429]
+        r = c.post("/api/variants/check", json={"document": MIRROR})
+        assert r.status_code == 429 and "variant document checks" in r.json()["message"]
+        assert r.headers["Retry-After"]

@@ -28,7 +28,7 @@ MAX_STORED_ANCESTORS = 5  # generations of parents; khans -> orda -> chess is tw
 # smaller share per document keeps what many documents leave behind small.
 STORED_TABLE_BUDGET = 8 * 2**20
 # The estimated memory of a variant's move tables (estimate_table_bytes); a document at every other
-# limit at once, 16x16 with 24 kinds of riders in 48 directions each, is estimated at 84 MB and
+# limit at once, 16x16 with 24 kinds of riders in 48 directions each, is estimated at 89 MB and
 # measured at 14 MB and 0.2 s of CPU (benchmarks/variant_limits.py): the estimate is deliberately high.
 MAX_TABLE_BYTES = 96 * 2**20
 
@@ -89,14 +89,19 @@ def estimate_table_bytes(rows: int, cols: int, directions: list[int]) -> int:
     kind, its number of riding directions.
 
     Per kind and colour, moves and captures apart, the core keeps a leap table (one bitboard per
-    square) and one ray per riding direction and square. Every bitboard is a Python int of the
-    board's width (28 bytes plus 4 per 30 squares) in a list slot (8 bytes). The subset tables of
-    riders are held to STORED_TABLE_BUDGET, and the Zobrist keys add one per piece code and square."""
+    square) and one ray per riding direction and square; every bitboard is a Python int of the
+    board's width (28 bytes plus 4 per 30 squares) in a list slot (8 bytes). The Zobrist keys add
+    one per piece code and square; the tables of the whole board (the squares between two squares,
+    the king's and the pawns' zones) about 40 bytes per pair of squares and 2 KB per square. The
+    subset tables of riders are held to STORED_TABLE_BUDGET by the core, whose own estimate of them
+    runs up to a fifth low: they are counted at 1.25 times it. Measured against compile_variant with
+    tracemalloc the whole is 1.5 to 7 times what a build takes (tests/web/test_variant_store.py)."""
     squares = rows * cols
     int_bytes = 28 + 4 * (squares // 30) + 8
     patterns = sum(2 * 2 * squares * (1 + d) * int_bytes for d in directions)
     zobrist = len(directions) * 2 * squares * int_bytes
-    return patterns + zobrist + STORED_TABLE_BUDGET
+    board = squares * squares * 40 + squares * 2048
+    return patterns + zobrist + board + STORED_TABLE_BUDGET * 5 // 4
 
 
 def check_limits(resolved: Resolved) -> None:

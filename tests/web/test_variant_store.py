@@ -266,6 +266,9 @@ def test_p4_pgn_carries_the_document_and_imports_through_the_store(client: TestC
     name = store(client, MIRROR)["name"]
     game_id, white, _ = friend_game(client, variant=name)
     client.post(f"/api/games/{game_id}/moves", json={"uci": "e3e4", "token": white})
+    page = client.get(f"/game/{game_id}")
+    assert page.status_code == 200 and f'href="/pieces/{name}.css"' in page.text
+    assert "Mirror Test" in client.get("/games").text
     pgn = client.get(f"/api/games/{game_id}/pgn").text
     assert f'[VariantDocument "/api/variants/{name}"]' in pgn and '[Variant "Mirror Test"]' in pgn
     r = client.post("/api/pgn/import", json={"pgn": pgn})

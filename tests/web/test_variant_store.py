@@ -163,6 +163,12 @@ def test_p1_versions_belong_to_their_author(client: TestClient) -> None:
     client.cookies.clear()  # anonymous now: the same slug starts a series of its own
     other = store(client, MIRROR)
     assert other["series"] != v1["series"] and other["version"] == 1 and other["author"] is None
+    signup(client, "bob")  # another author: his own series, never a version of alice's
+    bobs = store(client, MIRROR)
+    assert (bobs["author"], bobs["version"]) == ("bob", 1) and bobs["series"] not in (
+        v1["series"],
+        other["series"],
+    )
 
 
 def test_p1_a_game_keeps_its_version_after_an_edit(client: TestClient) -> None:
@@ -467,3 +473,22 @@ def test_p1_checks_are_rate_limited_per_client_by_size(tmp_path: Any) -> None:
         r = c.post("/api/variants/check", json={"document": MIRROR})
         assert r.status_code == 429 and "variant document checks" in r.json()["message"]
         assert r.headers["Retry-After"]
+
+
+def test_p1_built_variants_are_cached_per_version_and_bounded(client: TestClient, monkeypatch: Any) -> None:
+    from hordes import Board
+    from hordes.core import compiled
+    from hordes.web import variant_store
+
+    monkeypatch.setattr(variant_store, "CACHE_SIZE", 2)
+    service = client.app.state.variant_store  # type: ignore[attr-defined]
+    names = [store(client, MIRROR.replace("Both sides", f"Side {i}"))["name"] for i in range(3)]
+    first = service.variant(names[0])
+    assert service.variant(names[0]) is first  # built once
+    Board(first)  # its tables are built
+    assert first in compiled._CACHE
+    service.variant(names[1])
+    service.variant(names[2])
+    assert list(service._cache) == names[1:]  # the least recently used left
+    assert first not in compiled._CACHE  # and its tables with it
+    assert service.variant(names[0]) is not first and service.variant(names[0]).slug == names[0]

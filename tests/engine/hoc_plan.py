@@ -111,7 +111,8 @@ class PlanProof:
         if not replies:
             return True  # H14: the defender has no legal move
         if self._ahead(board) and all(
-            self._ahead(after) and (not royal_in_danger(after, self.attacker) or self.legal(after, self.attacker))
+            self._ahead(after)
+            and (not royal_in_danger(after, self.attacker) or self.legal(after, self.attacker))
             for after, _ in replies.values()
         ):
             return True
@@ -234,7 +235,7 @@ def candidate(rng: random.Random) -> str | None:
         if len(hits) < 2:
             return None
         for sq in rng.sample(hits, 2):
-            put(rng.choice(enemy + ["k", "n"]), sq)
+            put(rng.choice([*enemy, "k", "n"]), sq)
         moves = KNIGHT_JUMPS if royal == "N" else ORTHOGONAL + DIAGONAL
         starts = [s for o in moves for s in [step(fork_sq, o)] if free(s)]
         if not starts:
@@ -245,7 +246,7 @@ def candidate(rng: random.Random) -> str | None:
     if rng.random() < 0.4:
         put(rng.choice("KN"))
     for _ in range(rng.randint(0, 2)):
-        put(rng.choice(enemy + ["k", "n"]))
+        put(rng.choice([*enemy, "k", "n"]))
     for _ in range(rng.randint(0, 2)):
         put(rng.choice(["R", "B", "+R", "+B"]))
     cells = {sq: v for sq, v in cells.items() if v != "."}

@@ -78,10 +78,10 @@ class PlanTerms:
         # (restricting kind, restricted kind): H9's "directions leading away", counted on the first
         # step of the restricting piece (its steps are symmetric, so every step closes as many).
         self.closes: list[tuple[int, int, int]] = []
-        for kind, _, steps in comp.restrictors:
-            if not steps or comp.restrict_reach[kind] is None:
+        for kind, _, restrict_steps in comp.restrictors:
+            if not restrict_steps or comp.restrict_reach[kind] is None:
                 continue
-            ax, ay = steps[0]
+            ax, ay = restrict_steps[0]
             for k in self.restrictable:
                 vectors = {v for c in pieces[k].mobile_components for v in c.vectors}
                 # a step (ax, ay) from the restrictor to the piece closes v when v leads away: v . a > 0
@@ -102,7 +102,13 @@ class PlanTerms:
         self.use_restricted_mobility = self.restricted_mobility != (0, 0)
         self.active = any(
             w != (0, 0)
-            for w in (self.trapped, self.royal_reach, self.pull_reach, self.royal_fork, self.restricted_mobility)
+            for w in (
+                self.trapped,
+                self.royal_reach,
+                self.pull_reach,
+                self.royal_fork,
+                self.restricted_mobility,
+            )
         )
 
     # ----- the terms -----------------------------------------------------------------------------

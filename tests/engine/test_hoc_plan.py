@@ -95,6 +95,20 @@ def test_p2_royal_fork_warns_of_a_knight_one_jump_from_both_royals() -> None:
     assert _term("7k/8/8/8/4k3/2K3K1/8/8 w - - 0 1", royal_fork=10) == -10
 
 
+def test_p2_quiescence_pulls_are_those_into_undefended_royal_reach() -> None:
+    # White's Rook Magnet d1 can pull Black's Bishop d6 to d2, next to White's King on c2: the pull
+    # quiescence plays (the pulled piece's from and to squares, H19)
+    board = Board("hordes", "7k/8/3b4/8/8/8/2K5/3+R4 w - - 0 1")
+    plan = evaluator(board.variant).plan
+    assert plan is not None
+    assert [board.uci(board.int_to_move(m)) for m in plan.pulls_into_reach(board)] == ["d6d2"]
+    # d2 guarded by Black's Rook on h2: the King could not take there
+    guarded = Board("hordes", "7k/8/3b4/8/8/8/2K4r/3+R4 w - - 0 1")
+    assert plan.pulls_into_reach(guarded) == []
+    # a pull that lands out of the King's reach is no such move
+    assert plan.pulls_into_reach(Board("hordes", "7k/8/3b4/8/8/8/K7/3+R4 w - - 0 1")) == []
+
+
 def test_p2_restricted_mobility_counts_the_directions_magnets_close() -> None:
     # White's Rook on e5 above Black's Rook Magnet on e4 loses one direction (north); a Bishop loses two
     assert _term("k7/8/8/4R3/4+r3/8/8/7K w - - 0 1", restricted_mobility=10) == -10

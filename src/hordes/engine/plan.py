@@ -289,6 +289,45 @@ class PlanTerms:
                 n += closed * (reach[low.bit_length() - 1] & victims).bit_count()
         return n
 
+    def pulls_into_reach(self, board: Board) -> list[int]:
+        """Pull moves (as move ints, not tested for legality) of the side to move that bring an enemy
+        piece (not royal) onto a square its royal pieces reach and the enemy does not defend: unless
+        the piece can run, a royal piece takes it next. Quiescence plays them (plan_quiescence)."""
+        us = board.side
+        kinds = board.kind_bb
+        occ = board.occ
+        magnets = 0
+        for k in self.pull_kinds:
+            magnets |= kinds[k]
+        magnets &= occ[us]
+        if not magnets:
+            return []
+        reach = self.reach(board, us)
+        if not reach:
+            return []
+        occupied = occ[0] | occ[1]
+        theirs = occ[us ^ 1]
+        mailbox = board.mailbox
+        found = []
+        while magnets:
+            low = magnets & -magnets
+            magnets ^= low
+            sq = low.bit_length() - 1
+            for ray in self.pull_rays[mailbox[sq] >> 1][sq]:
+                if not ray or not reach >> ray[0] & 1:
+                    continue
+                for i, t in enumerate(ray):
+                    if occupied >> t & 1:
+                        if (
+                            i
+                            and theirs >> t & 1
+                            and mailbox[t] >> 1 in self.target_kinds
+                            and not movegen.attacked_by(board, us ^ 1, ray[0], occupied ^ (1 << t))
+                        ):
+                            found.append(t | ray[0] << movegen.TO_SHIFT)
+                        break
+        return found
+
     def score(self, board: Board) -> tuple[int, int]:
         """(middlegame, endgame), White-positive."""
         counts = self.counts(board)

@@ -226,7 +226,6 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
     plan = ev.plan
     plan_q = params.plan_quiescence and plan is not None and any(comp.owner_change)
     owner_change = comp.owner_change
-    pull_kinds = plan.pull_kinds if plan is not None else []
     use_lmr = params.late_move_reductions
     futility_margin = 2 * pawn_unit
     delta_margin = 2 * pawn_unit
@@ -395,40 +394,9 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
         ]
 
     def winning_pulls(e: list[list[int] | None]) -> list[int]:
-        """Legal pulls of an enemy piece (not royal) onto a square our royal pieces could take it on
-        and the enemy does not defend (plan.py: the piece is then lost unless it can run)."""
+        """The legal ones of plan.pulls_into_reach (rarely any: the legal list is made only then)."""
         assert plan is not None
-        us = b.side
-        kinds = b.kind_bb
-        occ = b.occ
-        magnets = 0
-        for k in pull_kinds:
-            magnets |= kinds[k]
-        magnets &= occ[us]
-        if not magnets:
-            return []
-        reach = plan.reach(b, us)
-        if not reach:
-            return []
-        occupied = occ[0] | occ[1]
-        theirs = occ[us ^ 1]
-        found = []
-        while magnets:
-            low = magnets & -magnets
-            magnets ^= low
-            for ray in comp.pull_rays[mailbox[low.bit_length() - 1] >> 1][low.bit_length() - 1]:
-                if not ray or not reach >> ray[0] & 1:
-                    continue
-                for i, t in enumerate(ray):
-                    if occupied >> t & 1:
-                        if (
-                            i
-                            and theirs >> t & 1
-                            and mailbox[t] >> 1 in plan.target_kinds
-                            and not attacked_by(b, us ^ 1, ray[0], occupied ^ (1 << t))
-                        ):
-                            found.append(t | ray[0] << TO)
-                        break
+        found = plan.pulls_into_reach(b)
         if not found:
             return []
         legal = set(legal_moves(e))

@@ -151,6 +151,21 @@ def test_p2_no_shuffle_chooses_progress_when_ahead() -> None:
     assert new.best_move != undo and new.score > 1000
 
 
+def test_p2_a_move_that_repeats_a_position_is_penalised() -> None:
+    # Both Kings walk a triangle; Black's g7-h8 then makes the starting position again (not by undoing
+    # Black's last move, g8-g7): it costs the shuffle penalty, another King step does not.
+    board = Board("hordes", "7k/8/8/8/8/8/8/K7 w - - 0 1")
+    for uci in ("a1b1", "h8g8", "b1b2", "g8g7", "b2a1"):
+        board.push_uci(uci)
+    shuffle = evaluator(board.variant).params.shuffle
+    assert shuffle > 0
+    for uci, cost in (("g7h8", shuffle), ("g7f7", 0)):
+        only = Limits(depth=1, searchmoves=[board.parse_uci(uci)])
+        old = list(Searcher(1, evaluation={"shuffle": 0}).search(board, only))[-1]
+        new = list(Searcher(1).search(board, only))[-1]
+        assert old.score - new.score == cost, uci
+
+
 @pytest.mark.parametrize("bad", [{"shuffle": -1}, {"trapped": "x"}, {"plan_quiescence": 1}])
 def test_p2_bad_plan_weights_name_the_key(bad: dict[str, Any]) -> None:
     from hordes.errors import VariantError

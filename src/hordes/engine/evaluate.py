@@ -78,7 +78,7 @@ SCALAR_TERMS: dict[str, int] = {
     # material lead (endgame values) from which mop_up applies, in internal units
     "mop_up_margin": 400,
     # where repetition loses (rules.repetition): penalty for a move that undoes the mover's previous
-    # move (the piece goes back, or changes back), so the engine makes progress instead of shuffling
+    # move (the piece goes back, or changes back) or repeats a position, so the engine makes progress
     "shuffle": 0,
 }
 SWITCHES: dict[str, bool] = {

@@ -214,8 +214,8 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
         g.kind in comp.reset_kinds[color] for color in (0, 1) for g in comp.gens[color] if g.promotes
     )
     use_null = params.null_move
-    # No shuffling (where repetition loses): a move that undoes the mover's previous move costs
-    # `shuffle`. line[ply + 2] is the move made at ply; line[0] and line[1] the game's last two moves.
+    # No shuffling (where repetition loses): a move that undoes the mover's previous move, or makes
+    # a position that has occurred before, costs `shuffle`. line[ply + 2] is the move made at ply; line[0] and line[1] the game's last two moves.
     shuffle = params.shuffle if rep_loss else 0
     line = [0] * (MAX_PLY + 4)
     if shuffle:
@@ -758,8 +758,10 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
             if shuffle:
                 line[ply + 2] = m
                 prev = line[ply]
-                if prev and frm == prev >> TO & SQ and to == prev & SQ:
-                    pen = shuffle  # the piece goes back where it came from (or changes back)
+                if (prev and frm == prev >> TO & SQ and to == prev & SQ) or (
+                    b.halfmove >= 4 and b.repetitions() >= 2
+                ):
+                    pen = shuffle  # the piece goes back (or changes back), or the position repeats
             lo_, hi_ = alpha + pen, beta + pen  # the window for the score before the penalty
             if i == 0:
                 score = -negamax(new_depth, -hi_, -lo_, ply + 1, child, gives, True)
@@ -877,7 +879,9 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
                             pen = 0
                             if shuffle:
                                 line[2] = m
-                                if line[0] and frm == line[0] >> TO & SQ and to == line[0] & SQ:
+                                if (line[0] and frm == line[0] >> TO & SQ and to == line[0] & SQ) or (
+                                    b.halfmove >= 4 and b.repetitions() >= 2
+                                ):
                                     pen = shuffle
                             lo_, hi_ = alpha + pen, beta + pen
                             if i == first:

@@ -215,7 +215,8 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
     )
     use_null = params.null_move
     # No shuffling (where repetition loses): a move that undoes the mover's previous move, or makes
-    # a position that has occurred before, costs `shuffle`. line[ply + 2] is the move made at ply; line[0] and line[1] the game's last two moves.
+    # a position that has occurred before, costs `shuffle`. line[ply + 2] is the move made at ply;
+    # line[0] and line[1] the game's last two moves.
     shuffle = params.shuffle if rep_loss else 0
     line = [0] * (MAX_PLY + 4)
     if shuffle:

@@ -88,6 +88,10 @@ class PlanTerms:
                 n = sum(1 for dx, dy in vectors if dx * ax + dy * ay > 0)
                 if n:
                     self.closes.append((kind, k, n))
+        by_kind: dict[int, list[tuple[int, int]]] = {}
+        for kind, victim, closed in self.closes:
+            by_kind.setdefault(kind, []).append((victim, closed))
+        self.closes_by_kind = sorted(by_kind.items())
         mechanisms = bool(self.pull_kinds) or comp.restrictions
         has_royals = bool(self.royal_kinds)
         self.trapped = params.trapped if mechanisms and has_royals else (0, 0)
@@ -175,11 +179,11 @@ class PlanTerms:
             inside ^= low
             sq = low.bit_length() - 1
             kind = mailbox[sq] >> 1
-            if low & held:  # next to one of our restricting pieces: ask movegen, which knows them
-                targets = movegen.pseudo_targets(board, sq, kind, them, occupied)
-            else:
-                g = gens[kind]
-                targets = g.quiet.attacks(sq, occupied) & ~occupied  # a capture would change its owner
+            # its quiet moves (a capture would change its owner); restrictions only close some, so
+            # movegen's slower walk is asked only when the open board would let it out
+            targets = gens[kind].quiet.attacks(sq, occupied) & ~occupied
+            if targets & way_out and low & held:
+                targets = movegen.pseudo_targets(board, sq, kind, them, occupied) & ~occupied
             if not targets & way_out:
                 n += 1
         return n
@@ -270,23 +274,24 @@ class PlanTerms:
         kinds = board.kind_bb
         own = board.occ[color]
         enemy = board.occ[color ^ 1]
-        magnets = 0
-        for kind in self.restrictor_kinds:
-            magnets |= kinds[kind]
-        if not magnets & enemy:
+        victims = 0
+        for k in self.restrictable:
+            victims |= kinds[k]
+        victims &= own
+        if not victims:
             return 0
         n = 0
-        for kind, victim, closed in self.closes:
-            victims = kinds[victim] & own
-            if not victims:
-                continue
+        for kind, closes in self.closes_by_kind:
             reach = self.restrict_reach[kind]
             assert reach is not None
             bb = kinds[kind] & enemy
             while bb:
                 low = bb & -bb
                 bb ^= low
-                n += closed * (reach[low.bit_length() - 1] & victims).bit_count()
+                held = reach[low.bit_length() - 1] & victims
+                if held:
+                    for victim, closed in closes:
+                        n += closed * (held & kinds[victim]).bit_count()
         return n
 
     def pulls_into_reach(self, board: Board) -> list[int]:

@@ -1,14 +1,17 @@
-"""Build and verify tests/engine/data/tactics_hordes.txt (Hordes of Change) with the reference generator.
+"""Build and verify the Hordes of Change tactics files with the reference generator.
 
-    python -m tests.engine.make_hoc_tactics generate      # hand-built positions + sparse random ones
+    python -m tests.engine.make_hoc_tactics generate      # tactics_hordes.txt: hand-built + random
     python -m tests.engine.make_hoc_tactics verify
+    python -m tests.engine.make_hoc_tactics plan-generate # tactics_hoc_plan.txt (issue 18, point 3)
+    python -m tests.engine.make_hoc_tactics plan-verify
 
 No other program plays Hordes of Change, so the judge is tests/reference/hoc_reference.py, the slow
 generator written from the rules text alone. Every entry is checked by exhaustive search with it:
 - `mate N`: the side to move wins within N moves (the opponent is left without a legal move: H14),
   and the solutions are every move that does so;
 - `safe 1`: the position offers an owner-changing capture after which the opponent wins at once;
-  the solutions are every move after which the opponent has no immediate win.
+  the solutions are every move after which the opponent has no immediate win;
+- `pull N` / `fork N` (tactics_hoc_plan.txt, the game's own plan): see `hoc_plan`.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ import random
 import sys
 from pathlib import Path
 
+from tests.engine import hoc_plan
 from tests.engine.fen_cells import placement
 from tests.reference.hoc_reference import RefPosition
 
@@ -183,9 +187,13 @@ def main() -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("cmd", choices=["generate", "verify"])
+    parser.add_argument("cmd", choices=["generate", "verify", "plan-generate", "plan-verify"])
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
+    if args.cmd == "plan-generate":
+        return hoc_plan.write(args.seed)
+    if args.cmd == "plan-verify":
+        return 1 if hoc_plan.verify() else 0
     if args.cmd == "generate":
         lines = generate(args.seed, {"mate1": 14, "mate2": 10, "safe1": 10})
         DATA.write_text(HEADER + "\n".join(lines) + "\n")

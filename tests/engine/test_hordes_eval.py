@@ -15,6 +15,8 @@ from hordes.errors import VariantError
 from tests.engine.conftest import random_positions
 
 NEW_TERMS = ("royal_mobility", "restriction", "royal_pull", "mop_up")
+# issue 18's plan terms (hordes/engine/plan.py), off here: tests/engine/test_hoc_plan.py tests them
+PLAN_TERMS = ("trapped", "royal_reach", "pull_reach", "royal_fork", "restricted_mobility")
 
 DOC = """---
 title: Eval Test
@@ -33,7 +35,7 @@ def _variant(evaluation: str, parent: str = "hordes") -> Variant:
 def _term(fen: str, **weights: Any) -> int:
     """The extras of a Hordes of Change position (White's view) with only the given terms on."""
     board = Board("hordes", fen)
-    off = {k: 0 for k in NEW_TERMS} | {"royal_shelter": 0, "royal_danger": 0}
+    off = {k: 0 for k in NEW_TERMS + PLAN_TERMS} | {"royal_shelter": 0, "royal_danger": 0}
     ev = Evaluator(board.variant, off | weights)
     return ev.extras(board, ev.packed(board))
 

@@ -19,6 +19,7 @@ from weakref import WeakKeyDictionary
 from hordes.core import movegen
 from hordes.core.compiled import compiled
 from hordes.core.rules import Variant
+from hordes.engine.plan import PlanTerms
 from hordes.errors import VariantError
 
 if TYPE_CHECKING:
@@ -53,6 +54,17 @@ PAIR_TERMS: dict[str, tuple[int, int]] = {
     # the side ahead by mop_up_margin or more: per step the enemy royals stand from the centre and
     # per step of closeness of its own royals to the nearest enemy royal (per node; off by default)
     "mop_up": (0, 0),
+    # The pull-trap-capture plan (hordes/engine/plan.py; per node, each off by default):
+    # per enemy piece in our half that cannot leave it (restrictions, blockers, our royals' squares)
+    "trapped": (0, 0),
+    # per enemy piece (not royal) our King or Knight could take on a square the enemy does not defend
+    "royal_reach": (0, 0),
+    # per enemy piece (not royal) one of our magnets could pull onto a square our royals reach
+    "pull_reach": (0, 0),
+    # per enemy royal piece one move from attacking two of our royal pieces at once (a fork: mate)
+    "royal_fork": (0, 0),
+    # per direction of one of our pieces closed by an enemy restricting piece
+    "restricted_mobility": (0, 0),
 }
 # Single numbers and switches.
 SCALAR_TERMS: dict[str, int] = {
@@ -65,12 +77,19 @@ SCALAR_TERMS: dict[str, int] = {
     "campmate_reach": 3,
     # material lead (endgame values) from which mop_up applies, in internal units
     "mop_up_margin": 400,
+    # where repetition loses (rules.repetition): penalty for a move that undoes the mover's previous
+    # move (the piece goes back, or changes back) or repeats a position, so the engine makes progress
+    "shuffle": 0,
 }
 SWITCHES: dict[str, bool] = {
     # Null-move pruning assumes that passing never helps; documents of zugzwang-heavy games switch it off.
     "null_move": True,
     # Late-move reductions (search later quiet moves less deeply first).
     "late_move_reductions": True,
+    # Where captures change the capturer's owner: quiescence judges captures by the exchange that
+    # follows (plan.see: the capturer may be taken back by a royal piece) and plays the pulls that put
+    # an enemy piece where our royal pieces can take it.
+    "plan_quiescence": False,
 }
 OTHER_KEYS = {"pawn_unit"}  # internal units of one pawn, for UCI "score cp" (default: the pawn's eg value)
 # Terms switched on by the material balance: their effect is not linear in the piece values, so
@@ -110,12 +129,19 @@ class EvalParams:
     restriction: tuple[int, int]
     royal_pull: tuple[int, int]
     mop_up: tuple[int, int]
+    trapped: tuple[int, int]
+    royal_reach: tuple[int, int]
+    pull_reach: tuple[int, int]
+    royal_fork: tuple[int, int]
+    restricted_mobility: tuple[int, int]
     tempo: int
     campmate_threat: int
     campmate_reach: int
     mop_up_margin: int
+    shuffle: int
     null_move: bool
     late_move_reductions: bool
+    plan_quiescence: bool
     pawn_unit: int
 
 
@@ -162,6 +188,8 @@ def parse_params(variant: Variant, overrides: Mapping[str, Any] | None = None) -
         raise VariantError(
             source, f"{prefix}.campmate_reach", f"must not be negative, not {scalars['campmate_reach']}"
         )
+    if scalars["shuffle"] < 0:
+        raise VariantError(source, f"{prefix}.shuffle", f"must not be negative, not {scalars['shuffle']}")
     if scalars["mop_up_margin"] < 0:
         raise VariantError(
             source, f"{prefix}.mop_up_margin", f"must not be negative, not {scalars['mop_up_margin']}"
@@ -192,12 +220,19 @@ def parse_params(variant: Variant, overrides: Mapping[str, Any] | None = None) -
         restriction=pairs["restriction"],
         royal_pull=pairs["royal_pull"],
         mop_up=pairs["mop_up"],
+        trapped=pairs["trapped"],
+        royal_reach=pairs["royal_reach"],
+        pull_reach=pairs["pull_reach"],
+        royal_fork=pairs["royal_fork"],
+        restricted_mobility=pairs["restricted_mobility"],
         tempo=scalars["tempo"],
         campmate_threat=scalars["campmate_threat"],
         campmate_reach=scalars["campmate_reach"],
         mop_up_margin=scalars["mop_up_margin"],
+        shuffle=scalars["shuffle"],
         null_move=switches["null_move"],
         late_move_reductions=switches["late_move_reductions"],
+        plan_quiescence=switches["plan_quiescence"],
         pawn_unit=int(pawn_unit),
     )
 
@@ -367,6 +402,9 @@ class Evaluator:
         self.far = max(cols, rows) - 1
         # Restriction and pull need a restricting or pulling piece on the board: one test skips both.
         self.use_magnets = self.use_restriction or self.use_pull
+        # The pull-trap-capture plan's terms (plan.py), where the document weighs them.
+        plan = PlanTerms(variant, params)
+        self.plan: PlanTerms | None = plan if plan.active else None
         self.magnet_kinds = sorted({k for k, _, _ in comp.restrictors} | set(self.pull_kinds))
         self.use_extras = (
             self.use_shelter
@@ -376,6 +414,7 @@ class Evaluator:
             or self.use_restriction
             or self.use_pull
             or self.use_mop_up
+            or self.plan is not None
         )
         # Squares within two king steps of each square, for the danger term.
         self.zone = [
@@ -394,7 +433,9 @@ class Evaluator:
         shelter_only = (
             self.use_shelter
             and bool(self.royal_kinds)
-            and not (self.camp_threat or self.use_royal_mob or self.use_magnets or self.use_mop_up)
+            and not (
+                self.camp_threat or self.use_royal_mob or self.use_magnets or self.use_mop_up or self.plan
+            )
         )  # (and perhaps the race, added to the written-out functions below)
         shelter_race = shelter_only and self.use_race
         if shelter_race:
@@ -512,6 +553,10 @@ class Evaluator:
                     n = self.pullable_royals(board)
                     mg += n * self.royal_pull[0]
                     eg += n * self.royal_pull[1]
+        if self.plan is not None:
+            p_mg, p_eg = self.plan.score(board)
+            mg += p_mg
+            eg += p_eg
         ph, _, lead = unpack(packed)
         if self.use_mop_up and (lead >= self.mop_up_margin or -lead >= self.mop_up_margin):
             n = self.mop_up_steps(board, 0 if lead > 0 else 1)

@@ -35,6 +35,7 @@ from hordes.core.position import Board, Move
 from hordes.core.rules import Variant
 from hordes.engine.evaluate import BITS, Evaluator, evaluator
 from hordes.engine.limits import INF, MATE, MATE_BOUND, Info, Limits
+from hordes.engine.plan import see
 from hordes.engine.tt import EXACT, LOWER, UPPER, TranspositionTable
 from hordes.errors import HordesError
 
@@ -213,6 +214,19 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
         g.kind in comp.reset_kinds[color] for color in (0, 1) for g in comp.gens[color] if g.promotes
     )
     use_null = params.null_move
+    # No shuffling (where repetition loses): a move that undoes the mover's previous move, or makes
+    # a position that has occurred before, costs `shuffle`. line[ply + 2] is the move made at ply;
+    # line[0] and line[1] the game's last two moves.
+    shuffle = params.shuffle if rep_loss else 0
+    line = [0] * (MAX_PLY + 4)
+    if shuffle:
+        game = [u[0] for u in b._stack[-2:]]
+        line[2 - len(game) : 2] = game
+    # The plan in quiescence (plan.py): captures judged by the owner-changing exchange, and pulls
+    # that put an enemy piece where our royal pieces take it.
+    plan = ev.plan
+    plan_q = params.plan_quiescence and plan is not None and any(comp.owner_change)
+    owner_change = comp.owner_change
     use_lmr = params.late_move_reductions
     futility_margin = 2 * pawn_unit
     delta_margin = 2 * pawn_unit
@@ -380,6 +394,15 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
             if near >> (m >> TO & SQ) & 1 and mailbox[m >> TO & SQ] < 0 and mailbox[m & SQ] >> 1 in camp_kinds
         ]
 
+    def winning_pulls(e: list[list[int] | None]) -> list[int]:
+        """The legal ones of plan.pulls_into_reach (rarely any: the legal list is made only then)."""
+        assert plan is not None
+        found = plan.pulls_into_reach(b)
+        if not found:
+            return []
+        legal = set(legal_moves(e))
+        return [m for m in found if m in legal]
+
     def qsearch(alpha: int, beta: int, ply: int, packed: int, checked: bool, qply: int = 0) -> int:
         nonlocal nodes, seldepth
         nodes += 1
@@ -453,6 +476,10 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
                 steps = camp_steps(e)
                 if steps:
                     moves = moves + steps
+            if plan_q and not qply and not in_check_now:
+                pulls = winning_pulls(e)
+                if pulls:
+                    moves = moves + pulls
             if not moves:
                 # Nothing to play here; it is a stalemate only if no quiet move exists either.
                 full = e[0]
@@ -477,6 +504,8 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
             bt = mailbox[to]
             if pruning and bt >= 0 and frm != to:
                 gain = value[bt] - owner_cost[bf]
+                if plan_q and owner_cost[bf]:
+                    gain = see(b, frm, to, value, owner_change)
                 if not m >> PROMO & 63 and stand + gain + delta_margin <= alpha:
                     continue  # even winning the piece cannot lift the score to alpha
                 if not owner_cost[bf] and value[bt] < value[bf]:
@@ -611,6 +640,7 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
                 kind_bb = b.kind_bb
                 if any(kind_bb[k] & own for k in nonpawn_kinds):
                     r = 2 + depth // 6
+                    line[ply + 2] = 0
                     b.push_null()
                     score = -negamax(depth - 1 - r, -beta, -beta + 1, ply + 1, packed, False, False)
                     b.pop_null()
@@ -725,8 +755,17 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
             new_depth = depth - 1
             if gives and ply < 2 * root_depth:
                 new_depth += 1  # check extension
+            pen = 0
+            if shuffle:
+                line[ply + 2] = m
+                prev = line[ply]
+                if (prev and frm == prev >> TO & SQ and to == prev & SQ) or (
+                    b.halfmove >= 4 and b.repetitions() >= 2
+                ):
+                    pen = shuffle  # the piece goes back (or changes back), or the position repeats
+            lo_, hi_ = alpha + pen, beta + pen  # the window for the score before the penalty
             if i == 0:
-                score = -negamax(new_depth, -beta, -alpha, ply + 1, child, gives, True)
+                score = -negamax(new_depth, -hi_, -lo_, ply + 1, child, gives, True)
             else:
                 reduction = 0
                 if use_lmr and quiet and depth >= 3 and not checked and not gives and i >= 3:
@@ -734,9 +773,11 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
                     if pv_node:
                         reduction -= 1
                     reduction = max(0, min(reduction, new_depth - 1))
-                score = -negamax(new_depth - reduction, -alpha - 1, -alpha, ply + 1, child, gives, True)
-                if score > alpha and (reduction or score < beta):
-                    score = -negamax(new_depth, -beta, -alpha, ply + 1, child, gives, True)
+                score = -negamax(new_depth - reduction, -lo_ - 1, -lo_, ply + 1, child, gives, True)
+                if score > lo_ and (reduction or score < hi_):
+                    score = -negamax(new_depth, -hi_, -lo_, ply + 1, child, gives, True)
+            if pen and abs(score) < MATE_BOUND:
+                score -= pen
             pop()
             if score > best:
                 best = score
@@ -836,12 +877,22 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
                             child = child_packed(m, root_packed, bf, bt)
                             nd = depth - 1 + (1 if gives else 0)
                             pv_table[1] = []
+                            pen = 0
+                            if shuffle:
+                                line[2] = m
+                                if (line[0] and frm == line[0] >> TO & SQ and to == line[0] & SQ) or (
+                                    b.halfmove >= 4 and b.repetitions() >= 2
+                                ):
+                                    pen = shuffle
+                            lo_, hi_ = alpha + pen, beta + pen
                             if i == first:
-                                score = -negamax(nd, -beta, -alpha, 1, child, gives, True)
+                                score = -negamax(nd, -hi_, -lo_, 1, child, gives, True)
                             else:
-                                score = -negamax(nd, -alpha - 1, -alpha, 1, child, gives, True)
-                                if alpha < score < beta:
-                                    score = -negamax(nd, -beta, -alpha, 1, child, gives, True)
+                                score = -negamax(nd, -lo_ - 1, -lo_, 1, child, gives, True)
+                                if lo_ < score < hi_:
+                                    score = -negamax(nd, -hi_, -lo_, 1, child, gives, True)
+                            if pen and abs(score) < MATE_BOUND:
+                                score -= pen
                             pop()
                             if score > alpha:
                                 alpha = score

@@ -21,8 +21,8 @@ from starlette.responses import JSONResponse, Response
 from starlette.types import ASGIApp
 
 from hordes.web import bus, clocks, db, lobby, pages, redact, security
-from hordes.web.balance import BalanceRuns
 from hordes.web.accounts import AccountService
+from hordes.web.balance import BalanceRuns
 from hordes.web.common import game_error
 from hordes.web.engine_pool import EngineBusy, EnginePool
 from hordes.web.engine_queue import ANALYSIS_PER_CLIENT, ANALYSIS_TOTAL

@@ -18,6 +18,7 @@ for `KEEP_SECONDS` so the page can read its result, then forgotten. Clients poll
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import math
 import secrets
 import statistics
@@ -193,7 +194,5 @@ class BalanceRuns:
         for task in list(self._tasks):
             task.cancel()
         for task in list(self._tasks):
-            try:
+            with contextlib.suppress(asyncio.CancelledError):  # _play itself catches the rest
                 await task
-            except BaseException:  # noqa: BLE001 - cancelled or failed: the server is stopping anyway
-                pass

@@ -67,6 +67,4 @@ async def codemirror_module(request: Request) -> Response:
     file = NODE_MODULES / path
     if not file.is_file():
         raise NotFound("CodeMirror is not installed on this server (npm ci in web/frontend)")
-    return FileResponse(
-        file, media_type="text/javascript", headers={"Cache-Control": "public, max-age=3600"}
-    )
+    return FileResponse(file, media_type="text/javascript", headers={"Cache-Control": "public, max-age=3600"})

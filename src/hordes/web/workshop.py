@@ -54,7 +54,7 @@ class InvalidDocument(GameError):
         super().__init__(where + (f"{first['path']}: " if first["path"] else "") + first["message"])
         self.problems = problems
 
-    def as_dict(self) -> dict[str, Any]:  # type: ignore[override]
+    def as_dict(self) -> dict[str, Any]:
         return {"error": {"code": self.code, "message": self.message, "problems": self.problems}}
 
     def response(self) -> JSONResponse:
@@ -70,7 +70,9 @@ def check_document(text: str) -> Variant:
         if isinstance(parent, str) and (parent.endswith(".md") or "/" in parent or "\\" in parent):
             found = _PARENT_LINE.search(text)
             line = text[: found.start()].count("\n") + 1 if found else None
-            raise VariantError("document", "parent", "a parent is named (e.g. orda), not a file path", line or 0)
+            raise VariantError(
+                "document", "parent", "a parent is named (e.g. orda), not a file path", line or 0
+            )
         return parse_variant(text, "document")
     except VariantError as exc:
         raise InvalidDocument(

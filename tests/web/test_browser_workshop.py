@@ -1,0 +1,123 @@
+"""Issue 19 point 3: the workshop in Debian's Chromium, as a person uses it (test_browser.py's fixtures).
+
+Start from Orda, turn its setup into Orda Mirror (both sides Horde) by typing in the editor, see the
+problems marked while the line is broken and the diagram follow once it is fixed, run a small quick
+balance and read its result, then press "play against the engine" and make moves. No page reports a
+CSP violation (the editor's import map and styles included). Screenshots: workshop-desktop.png at
+1280x800 and workshop-phone.png at 390x844, to a temporary directory or $HORDES_SCREENSHOTS.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hordes.web.editor import WORKSHOP_CSP
+from tests.web.test_browser import base, browser, click, settle, shots, wait_ply, watch
+from tests.web.test_browser_layout import fits, resize
+
+__all__ = ["base", "browser", "shots"]  # fixtures used by name
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+MIRROR_FEN = "lhaykahl/8/pppppppp/8/8/PPPPPPPP/8/LHAYKAHL w - - 0 1"
+
+# Where a piece of the document's text is drawn: the left edge of its first character, mid-line.
+TEXT_AT = """(text) => { const view = window.hordesWorkshop.view;
+  const at = view.state.doc.toString().indexOf(text);
+  if (at < 0) return null;
+  const c = view.coordsAtPos(at, 1);
+  return {x: c.left + 1, y: (c.top + c.bottom) / 2}; }"""
+
+
+# Scroll the page to its top and the editor to the line holding `text`; resolves after a frame is drawn.
+SHOW_LINE = """(text) => { window.scrollTo(0, 0); const view = window.hordesWorkshop.view;
+  const at = view.state.doc.toString().indexOf(text);
+  view.dispatch({effects: view.constructor.scrollIntoView(at, {y: 'center'})});
+  return new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => done(true)))); }"""
+
+
+def retype(page: Any, old: str, new: str) -> None:
+    """Select `old` in the editor as a person does (click before it, shift+arrows over it) and type
+    `new` in its place."""
+    where = page.evaluate(TEXT_AT, old)
+    assert where is not None, f"{old!r} is not in the document"
+    page.mouse.click(where["x"], where["y"])
+    for _ in old:
+        page.keyboard.press("Shift+ArrowRight")
+    page.keyboard.type(new)
+
+
+def wait_status(page: Any, state: str) -> None:
+    page.wait_for_function(f"() => document.getElementById('ws-status').dataset.state === '{state}'")
+
+
+def test_p3_workshop_from_orda_to_orda_mirror_balance_and_play(browser: Any, base: str, shots: Any) -> None:
+    context = browser.new_context(viewport=DESKTOP, device_scale_factor=1)
+    problems = watch(context)
+    try:
+        page = context.new_page()
+        response = page.goto(base + "/workshop")
+        assert response.headers["content-security-policy"] == WORKSHOP_CSP
+        page.select_option("#ws-start", label="Orda Chess")
+        page.click("#ws-load")
+        wait_status(page, "ok")
+        orda_board = page.inner_html("#ws-board")
+        assert page.locator("#ws-pieces figure").count() >= 10  # the Horde's and the Kingdom's pieces
+
+        # A broken line: a letter that is no piece. Marked in the gutter, underlined and listed.
+        retype(page, "RNBQKBNR w KQ", "LHAYKAHLX w -")
+        wait_status(page, "invalid")
+        assert page.locator(".cm-gutter-lint .cm-lint-marker-error").count() == 1
+        assert page.locator(".cm-lintRange-error").first.inner_text().strip().startswith("setup:")
+        listed = page.inner_text("#ws-problems")
+        assert "line 15, engine.setup" in listed and "'X' is not a piece" in listed
+        assert page.locator(".ws-preview.stale").count() == 1
+        # The phone's screenshot shows the broken line with its marks (the editor scrolled to it).
+        resize(page, PHONE)
+        assert fits(page), "the workshop is wider than a phone"
+        page.evaluate(SHOW_LINE, "setup:")
+        page.screenshot(path=str(shots / "workshop-phone.png"))
+        resize(page, DESKTOP)
+
+        # Fixed: both armies are the Horde, and the diagram follows.
+        retype(page, "8/8/8/PPPPPPPP/LHAYKAHLX", "8/8/PPPPPPPP/8/LHAYKAHL")
+        retype(page, "title: Orda Chess", "title: Orda Mirror")
+        retype(page, "slug: orda", "slug: ordamirror")
+        retype(page, '[orda-chess, "Orda Chess", ordachess]', "[]")
+        page.wait_for_function(
+            "() => document.getElementById('ws-status').dataset.state === 'ok'"
+            " && document.getElementById('ws-title').textContent.startsWith('Orda Mirror')"
+        )
+        assert page.inner_text("#ws-fen") == MIRROR_FEN
+        assert page.inner_html("#ws-board") != orda_board
+        assert page.locator(".cm-lint-marker-error").count() == 0 and page.locator(".ws-preview.stale").count() == 0
+
+        # Quick balance, small: four games, then the split and the lengths.
+        page.fill("#ws-balance-games", "4")
+        page.click("#ws-balance")
+        page.wait_for_selector("#ws-balance-result[data-status=done]")
+        result = page.inner_text("#ws-balance-result")
+        assert "4 / 4 games" in result and "Orda Mirror" in result
+        split = page.eval_on_selector_all(
+            "table.ws-split td", "(cells) => cells.slice(0, 3).map((c) => parseInt(c.textContent, 10))"
+        )
+        assert sum(split) == 4
+        assert "median" in result and "shortest" in result
+        page.evaluate(SHOW_LINE, "setup:")
+        page.screenshot(path=str(shots / "workshop-desktop.png"))
+
+        # Play it against the engine: saved first, then the game page under the stored name.
+        page.click("#ws-play-engine")
+        page.wait_for_url("**/game/*")
+        page.wait_for_function(
+            "() => window.hordesGame && window.hordesGame.synced && window.hordesGame.board.movable"
+        )
+        state = page.evaluate("window.hordesGame.state")
+        assert state["start_fen"] == MIRROR_FEN
+        click(page, "e3")
+        click(page, "e4")
+        state = wait_ply(page, 2)
+        assert state["moves"][0]["uci"] == "e3e4" and state["turn"] == "white"
+        settle(context)
+    finally:
+        context.close()
+    assert not problems, problems

@@ -336,6 +336,12 @@ def _sniper_set(riders: list[tuple[AnyRider, tuple[int, ...]]]) -> SniperSet:
 _CACHE: WeakKeyDictionary[Variant, Compiled] = WeakKeyDictionary()
 
 
+def forget_compiled(variant: Variant) -> None:
+    """Drop a variant's tables (a web app's cache of stored variants lets go of one). The cache is
+    weak only in name: the tables refer to their variant, so without this they stay."""
+    _CACHE.pop(variant, None)
+
+
 def compiled(variant: Variant) -> Compiled:
     c = _CACHE.get(variant)
     if c is None:

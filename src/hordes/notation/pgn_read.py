@@ -41,6 +41,7 @@ from hordes.notation.pgn_tree import (
     GameNode,
     Headers,
     PgnError,
+    VariantResolver,
     initial_fen,
     resolve_variant,
 )
@@ -78,12 +79,13 @@ _GLYPHS = re.compile(r"[!?]+$")
 
 
 # ----- entry points ------------------------------------------------------------------------------------
-def read_game(handle: TextIO) -> Game | None:
+def read_game(handle: TextIO, resolver: VariantResolver | None = None) -> Game | None:
     """The next game of an open text stream, or None at its end (as python-chess's read_game).
 
     The stream is read line by line and left just after the game, so repeated calls walk a file; game
     and line numbers in errors count from where the stream was when it was first read. For PGN text
-    in a str, use `parse_game(text)` (one game) or `read_games(text)` (all of them).
+    in a str, use `parse_game(text)` (one game) or `read_games(text)` (all of them). `resolver` finds
+    the variants of games whose tags name one the library does not know (see VariantResolver).
     """
     if isinstance(handle, str | bytes | os.PathLike) or not hasattr(handle, "readline"):
         raise TypeError(
@@ -91,13 +93,15 @@ def read_game(handle: TextIO) -> Game | None:
             "use parse_game(text) or read_games(text_or_path)"
         )
     state = _resume(handle)
-    reader = _Reader(state.leftover, handle, state.line, state.number)
+    reader = _Reader(state.leftover, handle, state.line, state.number, resolver)
     game = reader.next_game()
     _suspend(handle, reader)
     return game
 
 
-def read_games(source: str | os.PathLike[str] | TextIO) -> Iterator[Game]:
+def read_games(
+    source: str | os.PathLike[str] | TextIO, resolver: VariantResolver | None = None
+) -> Iterator[Game]:
     """Every game of a PGN text (a str), file (a path) or open text stream, in order.
 
     Broken games are yielded too, with `error` set (see the module doc). A file that cannot be read
@@ -105,17 +109,17 @@ def read_games(source: str | os.PathLike[str] | TextIO) -> Iterator[Game]:
     turns out not to be UTF-8 raises it when the reader gets there.
     """
     if isinstance(source, str):
-        reader = _Reader(source.lstrip("\ufeff"), None)
+        reader = _Reader(source.lstrip("\ufeff"), None, resolver=resolver)
     elif isinstance(source, os.PathLike):
-        reader = _Reader(read_text_file(source).lstrip("\ufeff"), None)
+        reader = _Reader(read_text_file(source).lstrip("\ufeff"), None, resolver=resolver)
     else:
-        reader = _Reader("", source)
+        reader = _Reader("", source, resolver=resolver)
     return reader.games()
 
 
-def parse_game(text: str) -> Game:
+def parse_game(text: str, resolver: VariantResolver | None = None) -> Game:
     """The first game of PGN text; raises its PgnError if it is broken, or if there is none."""
-    game = next(read_games(text), None)
+    game = next(read_games(text, resolver), None)
     if game is None:
         raise PgnError("no game in the text", game=1)
     if game.error is not None:
@@ -166,8 +170,16 @@ class _Reader:
     """Turns the token stream into games. The text is either whole (a str or a file read at once) or
     read from a stream a line at a time as the tokens need it; then only the unread part is kept."""
 
-    def __init__(self, text: str, handle: TextIO | None, line: int = 1, number: int = 0) -> None:
+    def __init__(
+        self,
+        text: str,
+        handle: TextIO | None,
+        line: int = 1,
+        number: int = 0,
+        resolver: VariantResolver | None = None,
+    ) -> None:
         self.text = text
+        self.resolver = resolver
         self.handle = handle
         self.pos = 0
         self.number = number
@@ -466,7 +478,8 @@ class _Reader:
             problem, line, bad = header_error
             game.error = PgnError(problem, game=self.number, token=bad, line=line)
         try:
-            variant = resolve_variant(tags.get("Variant", ""))
+            found = self.resolver(tags) if self.resolver is not None else None
+            variant = found if found is not None else resolve_variant(tags.get("Variant", ""))
         except HordesError as exc:
             if not game.errors:
                 name = tags.get("Variant")

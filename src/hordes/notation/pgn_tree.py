@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import enum
 import re
+import weakref
 from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMapping
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar, overload
@@ -40,6 +41,7 @@ __all__ = [
     "TimeControl",
     "TimeControlPart",
     "TimeControlType",
+    "VariantResolver",
     "initial_fen",
     "parse_time_control",
     "pgn_variant_name",
@@ -699,6 +701,12 @@ class Game(GameNode):
 
 
 # ----- variants ----------------------------------------------------------------------------------------
+# A PGN reader's hook for variants that are not known by name: given a game's tags, its Variant, or
+# None to look the Variant tag up as usual. hordes itself never fetches anything a tag points to: an
+# application that keeps documents (the web app's store) passes one that finds a `[VariantDocument]`.
+VariantResolver = Callable[[Mapping[str, str]], Variant | None]
+
+
 def resolve_variant(name: str) -> Variant:
     """The variant a PGN Variant tag names (case-insensitive name, slug, alias or title); never a path."""
     key = re.sub(r"[\s\-_'’]", "", name).lower()
@@ -711,7 +719,7 @@ def resolve_variant(name: str) -> Variant:
     return load_variant(name)
 
 
-_INITIAL_FEN: dict[Variant, str] = {}
+_INITIAL_FEN: weakref.WeakKeyDictionary[Variant, str] = weakref.WeakKeyDictionary()
 
 
 def initial_fen(variant: Variant) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from hordes.core.rules import Variant
-from hordes.variants.loader import Registry, normalise_name
+from hordes.variants.loader import ParentLookup, Registry, normalise_name
 
 REGISTRY = Registry()
 
@@ -15,9 +15,12 @@ def load_variant(name: str) -> Variant:
     return REGISTRY.load(name)
 
 
-def parse_variant(text: str, source: str = "<string>", base: Path | None = None) -> Variant:
-    """Build a variant from the text of a document."""
-    return REGISTRY.parse(text, source, base)
+def parse_variant(
+    text: str, source: str = "<string>", base: Path | None = None, parents: ParentLookup | None = None
+) -> Variant:
+    """Build a variant from the text of a document; `parents` finds its parents by name instead of
+    the built-in names and paths relative to `base` (a web app's stored documents)."""
+    return REGISTRY.parse(text, source, base, parents)
 
 
 def builtin_variants() -> list[Variant]:
@@ -35,6 +38,7 @@ def add_variant_path(path: str | Path) -> Variant:
 
 
 __all__ = [
+    "ParentLookup",
     "Variant",
     "add_variant_path",
     "builtin_variants",

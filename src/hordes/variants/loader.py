@@ -62,6 +62,9 @@ RULE_KEYS = {
 _LETTER = re.compile(r"^\+?[A-Z]$")
 _FRONT = re.compile(r"\A---[ \t]*\r?\n(.*?)\r?\n---[ \t]*(?:\r?\n|\Z)(.*)\Z", re.S)
 _T = TypeVar("_T")
+# Finds a parent by its name for a document that does not live in a directory (a web app's stored
+# documents): the parent's (text, source), or UnknownVariantError. It never reads a path it is given.
+ParentLookup = Callable[[str], tuple[str, str]]
 _D = TypeVar("_D")
 
 # Values in messages: short, and bounded however large or self-referential the value is.
@@ -710,11 +713,18 @@ class Registry:
             self._cache[key] = self.parse(text, str(path), path.parent)
         return self._cache[key]
 
-    def _chain(self, first: _Document, seen: tuple[str, ...] = ()) -> list[_Document]:
+    def _chain(
+        self,
+        first: _Document,
+        seen: tuple[str, ...] = (),
+        parents: ParentLookup | None = None,
+        max_ancestors: int = MAX_ANCESTORS,
+    ) -> list[_Document]:
         """The document and its ancestors, nearest first. An ancestor with unknown top-level keys
-        raises its own VariantError; the walk is a loop, bounded by MAX_ANCESTORS."""
+        raises its own VariantError; the walk is a loop, bounded by MAX_ANCESTORS. With `parents`,
+        a parent is found by that lookup alone (by name, never as a path)."""
         chain = [first]
-        visited = {*seen, _resolved(Path(first.source))}
+        visited = {*seen, first.source if parents else _resolved(Path(first.source))}
         while True:
             doc = chain[-1]
             chk = _Checker(doc.source, _Lines(doc.lines))
@@ -725,11 +735,24 @@ class Registry:
             if parent is None or parent == "":
                 return chain
             parent = chk.string("parent", parent)
-            if len(chain) > MAX_ANCESTORS:
+            if len(chain) > max_ancestors:
                 problem = (
-                    f"more than {MAX_ANCESTORS} generations of parents (the limit), at {quoted(doc.source)}"
+                    f"more than {max_ancestors} generations of parents (the limit), at {quoted(doc.source)}"
                 )
                 raise _Checker(first.source, _Lines(first.lines)).fail("parent", problem)
+            if parents is not None:
+                if parent in visited:  # sources are names here: the name alone shows the cycle
+                    raise chk.fail("parent", f"inheritance cycle through {quoted(parent)}")
+                try:
+                    ptext, psource = parents(parent)
+                except UnknownVariantError as exc:
+                    raise chk.fail("parent", str(exc)) from None
+                if psource in visited:
+                    raise chk.fail("parent", f"inheritance cycle through {quoted(psource)}")
+                visited.add(psource)
+                pdata, pbody, plines = _front_matter(ptext, psource)
+                chain.append(_Document(pdata, pbody, psource, plines, None))
+                continue
             candidate = (doc.base / parent) if doc.base is not None else None
             try:
                 ppath = candidate if candidate is not None and _is_file(candidate) else self.find(parent)
@@ -747,7 +770,13 @@ class Registry:
             chain.append(_Document(pdata, pbody, str(ppath), plines, ppath.parent))
 
     def _resolve(
-        self, text: str, source: str, base: Path | None, seen: tuple[str, ...] = ()
+        self,
+        text: str,
+        source: str,
+        base: Path | None,
+        seen: tuple[str, ...] = (),
+        parents: ParentLookup | None = None,
+        max_ancestors: int = MAX_ANCESTORS,
     ) -> tuple[dict[str, Any], str, _Lines, list[VariantError]]:
         """Front matter merged with all its ancestors' (the engine part only is inherited), where its
         keys are, and the problems found so far (unknown top-level keys of the document itself)."""
@@ -755,7 +784,7 @@ class Registry:
         chk = _Checker(source, _Lines(lines))
         chk.unknown("", data, TOP_KEYS)
         try:
-            chain = self._chain(_Document(data, body, source, lines, base), seen)
+            chain = self._chain(_Document(data, body, source, lines, base), seen, parents, max_ancestors)
             engine: dict[str, Any] = {}
             for doc in reversed(chain[1:]):
                 engine = _merge_engine(engine, doc)
@@ -775,17 +804,66 @@ class Registry:
         return out, body, chk.lines, chk.errors
 
     def resolve_data(
-        self, text: str, source: str, base: Path | None, seen: tuple[str, ...] = ()
+        self,
+        text: str,
+        source: str,
+        base: Path | None,
+        seen: tuple[str, ...] = (),
+        parents: ParentLookup | None = None,
     ) -> tuple[dict[str, Any], str]:
         """Front matter merged with all its ancestors' (engine part only is inherited)."""
-        data, body, _, errors = self._resolve(text, source, base, seen)
+        data, body, _, errors = self._resolve(text, source, base, seen, parents)
         if errors:
             _Checker(source, errors=errors).finish()
         return data, body
 
-    def parse(self, text: str, source: str = "<string>", base: Path | None = None) -> Variant:
-        data, body, lines, errors = self._resolve(text, source, base)
+    def resolve(
+        self,
+        text: str,
+        source: str,
+        seen: tuple[str, ...] = (),
+        parents: ParentLookup | None = None,
+        max_ancestors: int = MAX_ANCESTORS,
+    ) -> Resolved:
+        """The first half of `parse`: the document merged with its ancestors, not yet checked or
+        built, so that a caller can weigh it (its board, its pieces) before paying for the build.
+        A problem found while merging (bad YAML, a missing parent, a cycle) raises VariantError."""
+        data, body, lines, errors = self._resolve(text, source, None, seen, parents, max_ancestors)
+        return Resolved(data, body, source, lines, errors)
+
+    def parse(
+        self,
+        text: str,
+        source: str = "<string>",
+        base: Path | None = None,
+        parents: ParentLookup | None = None,
+    ) -> Variant:
+        """Build a variant from the text of a document. `parents`: how to find its parents by name
+        (default: the built-in names, and paths relative to `base`)."""
+        data, body, lines, errors = self._resolve(text, source, base, parents=parents)
         return build_variant(data, body, source, lines, errors)
+
+
+@dataclass
+class Resolved:
+    """A document merged with its ancestors: `data` is the front matter with the inherited `engine`
+    section; `errors` the problems found so far (unknown top-level keys). `build()` checks and builds."""
+
+    data: dict[str, Any]
+    body: str
+    source: str
+    lines: _Lines
+    errors: list[VariantError]
+
+    def line_of(self, key: str) -> int:
+        return self.lines.line_of(key)
+
+    def problem(self, key: str, message: str) -> VariantError:
+        """A problem at a key path of this document, with its line."""
+        return VariantError(self.source, key, message, self.lines.line_of(key))
+
+    def build(self) -> Variant:
+        return build_variant(self.data, self.body, self.source, self.lines, list(self.errors))
 
 
 def build_variant(

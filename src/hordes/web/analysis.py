@@ -25,6 +25,7 @@ from hordes.web.errors import GameError, IllegalMove
 from hordes.web.judgement import with_judgements
 from hordes.web.positions import position_view, variant_info
 from hordes.web.ratelimit import client_of, rate_limit
+from hordes.web.variant_store import pgn_resolver, pgn_tags
 from hordes.web.variants import web_variant
 
 MAX_LINE = 1000  # moves in a stateless position request
@@ -164,7 +165,9 @@ async def api_pgn_import(request: Request) -> Response:
         if not text.strip():
             raise GameError("no game found in the PGN text", code="bad_pgn")
         try:
-            game = parse_game(text)  # the first game of the text; raises the error of a broken one
+            # The first game of the text (raises the error of a broken one); a stored variant's game
+            # is found by its [VariantDocument] tag or its name, in this site's store only.
+            game = parse_game(text, pgn_resolver)
             tree = tree_json(game)
         except (HordesError, ValueError) as exc:
             raise GameError(f"cannot read the PGN: {exc}", code="bad_pgn") from None
@@ -187,8 +190,8 @@ async def api_pgn_export(request: Request) -> Response:
     def work() -> str:
         variant = web_variant(variant_field(body))
         fen = string_field(body, "fen", None, limit=1000) or None
-        game = tree_game(variant.slug, fen, body)
-        headers = {"Event": "Analysis", **_export_headers(body)}
+        game = tree_game(variant, fen, body)
+        headers = {"Event": "Analysis", **pgn_tags(variant), **_export_headers(body)}
         if "Result" not in headers:
             headers["Result"] = game.end().board().result()
         game.headers.update(headers)

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from hordes import HordesError
+from hordes import HordesError, Variant
 from hordes.notation.board import Board
 from hordes.notation.pgn import ChildNode, Game, GameNode
 from hordes.notation.san import san
@@ -83,7 +83,7 @@ def _line_out(board: Board, first: ChildNode | None, depth: int, count: list[int
 
 
 # ----- JSON -> the library's tree ------------------------------------------------------------------------
-def tree_game(variant: str, fen: str | None, body: dict[str, Any]) -> Game:
+def tree_game(variant: Variant | str, fen: str | None, body: dict[str, Any]) -> Game:
     """A Game from a request's {comment, moves} (moves: the tree or a list of UCI strings)."""
     try:
         game = Game(variant=variant, fen=fen)

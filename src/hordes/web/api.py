@@ -34,9 +34,7 @@ from hordes.web.common import (
 from hordes.web.games import MAX_LEVEL, MIN_LEVEL, Created, GameError
 from hordes.web.judgement import with_judgements
 from hordes.web.live import Live
-from hordes.web.positions import variant_info
 from hordes.web.ratelimit import rate_limit
-from hordes.web.variants import playable
 
 MAX_LIST = 200  # games in one listing
 GAME_GRAPH_MOVETIME = 0.1  # engine seconds per position of a finished game's graph
@@ -268,7 +266,3 @@ async def api_evaluations(request: Request) -> Response:
             known.update({ev["ply"]: ev for ev in fresh})
     evaluations = with_judgements([known[p] for p in sorted(known)], white_first(start_fen))
     return JSONResponse({"id": game_id, "evaluations": evaluations})
-
-
-async def api_variants(request: Request) -> Response:
-    return JSONResponse({"variants": [variant_info(v) | {"summary": v.summary} for v in playable()]})

@@ -20,7 +20,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.types import ASGIApp
 
-from hordes.web import bus, clocks, db, lobby, pages, redact, security
+from hordes.web import bus, clocks, db, lobby, pages, redact, security, variant_store
 from hordes.web.accounts import AccountService
 from hordes.web.balance import BalanceRuns
 from hordes.web.common import game_error
@@ -104,6 +104,8 @@ def create_app(
         )
 
     clock = clock or SystemClock()
+    stored_variants = variant_store.VariantStore(engine)
+    variant_store.install(stored_variants)  # stored variant names resolve in this database
     service = GameService(engine, now=clock.now)
     accounts = AccountService(engine)
     pool = EnginePool(engine_workers, analysis_per_client, analysis_total)
@@ -145,6 +147,7 @@ def create_app(
     app.state.link_base = (base_url or bind_url).rstrip("/")  # the links' (common.site_url)
     app.state.db = engine
     app.state.games = service
+    app.state.variant_store = stored_variants
     app.state.accounts = accounts
     app.state.pool = pool
     app.state.limiter = (

@@ -255,6 +255,32 @@ def _engine_claims(md: sa.MetaData) -> sa.Table:
 engine_claims = _engine_claims(metadata)
 
 
+# ----- variant documents stored through the web app (migration 10; variant_store.py) ----------------
+def _variant_documents(md: sa.MetaData) -> sa.Table:
+    """One row per version of a stored document, never changed once written. Its play name is
+    `series@version`; the unique constraints make two saves racing for one version fail cleanly
+    (the loser retries with the next), and give an author one series per slug."""
+    return sa.Table(
+        "variant_documents",
+        md,
+        sa.Column("id", sa.String(16), primary_key=True),
+        sa.Column("series", sa.String(64), nullable=False),  # SLUG~RANDOM
+        sa.Column("version", sa.Integer, nullable=False),  # 1, 2, ... within the series
+        sa.Column("slug", sa.String(64), nullable=False),
+        sa.Column("title", sa.String(200), nullable=False),
+        sa.Column("author_id", sa.Integer, sa.ForeignKey("users.id", ondelete="SET NULL"), nullable=True),
+        sa.Column("visibility", sa.String(8), nullable=False),  # public or unlisted
+        sa.Column("document", sa.Text, nullable=False),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+        sa.UniqueConstraint("series", "version", name="uq_variant_documents_version"),
+        sa.UniqueConstraint("author_id", "slug", "version", name="uq_variant_documents_author_slug"),
+        sa.Index("ix_variant_documents_listing", "visibility", "series", "version"),
+    )
+
+
+variant_documents = _variant_documents(metadata)
+
+
 def now() -> datetime:
     return datetime.now(UTC)
 
@@ -324,6 +350,12 @@ def _m9_engine_claims(conn: Connection) -> None:
     _engine_claims(sa.MetaData()).create(conn)
 
 
+def _m10_variant_documents(conn: Connection) -> None:
+    md = sa.MetaData()
+    sa.Table("users", md, sa.Column("id", sa.Integer, primary_key=True))  # for the foreign key only
+    _variant_documents(md).create(conn)
+
+
 # Ordered: migration n (1-based) brings the schema from version n-1 to n. Never edit a released one;
 # add a new function at the end.
 MIGRATIONS: tuple[Callable[[Connection], None], ...] = (
@@ -336,6 +368,7 @@ MIGRATIONS: tuple[Callable[[Connection], None], ...] = (
     _m7_offers,
     _m8_bus_events,
     _m9_engine_claims,
+    _m10_variant_documents,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -22,7 +22,11 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
+from starlette.concurrency import run_in_threadpool
+
 from hordes import Board, load_variant
+from hordes.errors import UnknownVariantError
+from hordes.variants import parse_variant
 from hordes.web.engine_queue import (
     ANALYSIS,
     ANALYSIS_PER_CLIENT,
@@ -31,6 +35,7 @@ from hordes.web.engine_queue import (
     EngineBusy,
     EngineQueue,
 )
+from hordes.web.variant_store import is_stored_name, job_document
 from hordes.web.worker_guard import die_with_parent
 
 __all__ = ["EngineBusy", "EnginePool", "analyse", "engine_move"]
@@ -48,8 +53,28 @@ def _get_searcher() -> Any:
     return _searcher
 
 
+def _no_parents(name: str) -> tuple[str, str]:
+    raise UnknownVariantError(f"a job's document has no parents to look up ({name[:40]!r})")
+
+
+_job_variants: dict[str, Any] = {}  # a worker's variants of stored documents, by their text
+JOB_VARIANTS = 16
+
+
+def _job_variant(variant: str) -> Any:
+    """A built-in by its name, or the variant of a stored document sent whole (job_document)."""
+    if not variant.startswith("---"):
+        return load_variant(variant)
+    found = _job_variants.get(variant)
+    if found is None:
+        if len(_job_variants) >= JOB_VARIANTS:
+            _job_variants.pop(next(iter(_job_variants)))
+        found = _job_variants[variant] = parse_variant(variant, "<stored>", parents=_no_parents)
+    return found
+
+
 def _board(variant: str, start_fen: str, moves: list[str]) -> Board:
-    board = Board(load_variant(variant), start_fen)
+    board = Board(_job_variant(variant), start_fen)
     for uci in moves:
         board.push_uci(uci)
     return board
@@ -189,6 +214,8 @@ class EnginePool:
     async def _run(
         self, kind: str, fn: Any, *args: Any, client: str | None = None, seconds: float = 1.0
     ) -> Any:
+        if args and isinstance(args[0], str) and is_stored_name(args[0]):
+            args = (await run_in_threadpool(job_document, args[0]), *args[1:])
         if not self.searches:
             raise EngineBusy(
                 "this server runs no engine searches (--engine-workers 0); analysis is not available here",

@@ -15,7 +15,7 @@ import asyncio
 import contextlib
 import signal
 
-from hordes.web import bus, db
+from hordes.web import bus, db, variant_store
 from hordes.web.engine_pool import EnginePool
 from hordes.web.games import GameService
 from hordes.web.live import Live
@@ -39,6 +39,7 @@ async def run(
     for sig in (signal.SIGTERM, signal.SIGINT):
         with contextlib.suppress(NotImplementedError, RuntimeError):  # not the main thread
             loop.add_signal_handler(sig, stop.set)
+    variant_store.install(variant_store.VariantStore(engine))  # games of stored variants
     service = GameService(engine)
     pool = EnginePool(workers or None)
     events = bus.make_bus(database_url)

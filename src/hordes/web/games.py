@@ -59,6 +59,7 @@ from hordes.web.positions import (
     side_name,
     variant_info,
 )
+from hordes.web.variant_store import pgn_tags
 from hordes.web.variants import VariantUnavailable, stored_variant, web_variant
 
 PLAYER_KINDS = ("human", "engine")
@@ -803,7 +804,7 @@ class GameService:
         headers["TimeControl"] = clocks.pgn_time_control(control)
         moves = self._moves(row.id, row.ply)
         with self._board(row, moves) as board:
-            game = Game.from_board(board, headers)
+            game = Game.from_board(board, {**headers, **pgn_tags(board.variant)})
         if control is not None:  # {[%clk h:mm:ss]} after each move: its side's time left
             node: Any = game
             for m in moves:

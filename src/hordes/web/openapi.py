@@ -46,6 +46,23 @@ _ENGINE = {  # the rate limits and the engine queue's bounds (engine_queue.py)
     ),
     "503": _ok("The engine queue is full: try again after Retry-After seconds", _ref("Error")),
 }
+_DOCUMENT_ERRORS = {
+    "400": _ok("Malformed request: bad JSON, no `document` string, a bad `visibility`", _ref("Error")),
+    "413": _ok("The document is over 64 KB", _ref("Error")),
+    "422": _ok(
+        "The document has problems (invalid_variant) or is over a limit (over_limit): `problems` "
+        "lists every one with its key path and line",
+        _ref("VariantProblems"),
+    ),
+}
+_VARIANT_DOC = (
+    "The document is checked (every problem is reported with its key path and line, and nothing is "
+    "stored), weighed against the limits (board at most 16x16, 24 piece kinds, 5 generations of "
+    "parents, the move tables' estimated memory) and stored, never to change. Its play name is "
+    "SLUG~SERIES@VERSION: a logged-in author storing a slug again adds the next version of their "
+    "series; an anonymous document starts a series of its own. `parent:` names a built-in or an exact "
+    "stored version, never a path."
+)
 _GAME_ID = [{"name": "game_id", "in": "path", "required": True, "schema": {"type": "string"}}]
 _TOKEN_DOC = (
     "The seat token may be sent as the `token` field of the body, the `X-Seat-Token` header, or the "
@@ -99,8 +116,58 @@ def _paths() -> dict[str, Any]:
     return {
         "/api/variants": {
             "get": {
-                "summary": "The built-in variants",
+                "summary": "The built-in variants (builtin: true) and the public stored documents",
+                "description": "Each stored document's latest public version: its play name "
+                "(SLUG~SERIES@VERSION), version, author (null when anonymous) and created time.",
                 "responses": {"200": _ok("Variants", {"type": "object"})},
+            },
+            "post": {
+                "summary": "Check and store a variant document as a new version",
+                "description": _VARIANT_DOC,
+                "requestBody": _body(_ref("VariantDocument")),
+                "responses": {
+                    "201": _ok("Stored: the name to play it by", _ref("StoredVariant")),
+                    **_DOCUMENT_ERRORS,
+                    "409": _ok("Too many saves of this name at once; try again", _ref("Error")),
+                    **_LIMITED,
+                },
+            },
+        },
+        "/api/variants/check": {
+            "post": {
+                "summary": "Check a variant document without storing it",
+                "description": "The same checks and the same errors as storing it; rate-limited per "
+                "client (about one check a second).",
+                "requestBody": _body(_ref("VariantCheck")),
+                "responses": {
+                    "200": _ok("The document is valid: what it describes", _ref("VariantSummary")),
+                    **_DOCUMENT_ERRORS,
+                    **_LIMITED,
+                },
+            }
+        },
+        "/api/variants/{name}": {
+            "get": {
+                "summary": "One variant with its document",
+                "description": "A built-in by its name, or a stored document by SLUG~SERIES@VERSION "
+                "(the series alone: its latest version). Unlisted documents are reachable here by name. "
+                "`format=md` answers the document alone, its parents merged in, loadable on its own "
+                "(`hordes uci` with VariantPath).",
+                "parameters": [
+                    {"name": "name", "in": "path", "required": True, "schema": {"type": "string"}},
+                    {"name": "format", "in": "query", "schema": {"type": "string", "enum": ["json", "md"]}},
+                ],
+                "responses": {
+                    "200": {
+                        "description": "The variant and its document",
+                        "content": {
+                            "application/json": {"schema": {"type": "object"}},
+                            "text/markdown": {"schema": {"type": "string"}},
+                        },
+                    },
+                    "400": _ok("A bad format", _ref("Error")),
+                    "404": _ok("No variant of this name", _ref("Error")),
+                },
             }
         },
         "/api/games": {

@@ -21,6 +21,86 @@ SCHEMAS: dict[str, Any] = {
             "message": {"type": "string", "description": "what is wrong, for people"},
         },
     },
+    "VariantCheck": {
+        "type": "object",
+        "required": ["document"],
+        "properties": {
+            "document": {"type": "string", "maxLength": 65536, "description": "a variant document"}
+        },
+    },
+    "VariantDocument": {
+        "type": "object",
+        "required": ["document"],
+        "properties": {
+            "document": {"type": "string", "maxLength": 65536, "description": "a variant document"},
+            "visibility": {
+                "enum": ["public", "unlisted"],
+                "default": "public",
+                "description": "public: listed in GET /api/variants; unlisted: reachable by name only",
+            },
+        },
+    },
+    "StoredVariant": {
+        "type": "object",
+        "required": ["name", "version", "id"],
+        "properties": {
+            "name": {"type": "string", "description": "the play name, SLUG~SERIES@VERSION"},
+            "version": {"type": "integer", "minimum": 1},
+            "id": {"type": "string"},
+            "series": {"type": "string"},
+            "slug": {"type": "string"},
+            "title": {"type": "string"},
+            "author": {"type": ["string", "null"]},
+            "visibility": {"enum": ["public", "unlisted"]},
+            "created": {"type": "string", "format": "date-time"},
+            "url": {"type": "string"},
+            "play_url": {"type": "string"},
+        },
+    },
+    "VariantSummary": {
+        "type": "object",
+        "required": ["ok", "name", "title", "fen", "width", "height", "pieces"],
+        "properties": {
+            "ok": {"const": True},
+            "name": {"type": "string", "description": "the document's slug"},
+            "title": {"type": "string"},
+            "fen": {"type": "string", "description": "the start position"},
+            "width": {"type": "integer"},
+            "height": {"type": "integer"},
+            "pieces": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "letter": {"type": "string"},
+                        "name": {"type": "string"},
+                        "betza": {"type": "string"},
+                    },
+                },
+            },
+        },
+    },
+    "VariantProblems": {
+        "type": "object",
+        "required": ["error", "message", "problems"],
+        "properties": {
+            "error": {"enum": ["invalid_variant", "over_limit"]},
+            "message": {"type": "string"},
+            "problems": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "required": ["path", "line", "message"],
+                    "properties": {
+                        "path": {"type": "string", "description": "key path, e.g. engine.pieces.H.betza"},
+                        "line": {"type": ["integer", "null"], "description": "line in the document"},
+                        "message": {"type": "string"},
+                        "document": {"type": "string", "description": "the parent the problem is in"},
+                    },
+                },
+            },
+        },
+    },
     "NewGame": {
         "type": "object",
         "properties": {

@@ -7,7 +7,9 @@ lobby is a plain form, so a game can be started without JavaScript's help.
 
 from __future__ import annotations
 
-from functools import cache
+import contextlib
+from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -29,6 +31,7 @@ from hordes.web.openapi import openapi_schema
 from hordes.web.pieces import piece_css, piece_svg
 from hordes.web.positions import variant_info
 from hordes.web.qr import qr_svg
+from hordes.web.variant_store import StoredRow, is_stored_name
 from hordes.web.variants import UnknownVariant, playable, stored_variant, web_variant
 
 MAX_FORM_FIELDS = 20  # the lobby form has 8
@@ -67,14 +70,40 @@ def _variant_or_404(slug: str) -> Variant:
 FEATURED = ("orda", "hordes", "khans", "chess")
 
 
-def lobby_variants() -> list[tuple[Variant, Markup]]:
-    """The variants to offer, each with a small picture of its start position."""
+LOBBY_STORED = 20  # the newest public stored documents offered in the lobby
+
+
+@dataclass(frozen=True)
+class StoredChoice:
+    """A stored document as the lobby offers it (not built: the lobby shows many and plays one)."""
+
+    slug: str  # the play name, SLUG~SERIES@VERSION
+    title: str
+    summary: str
+
+
+def _choice(row: StoredRow) -> tuple[StoredChoice, Markup]:
+    by = f" by {row.author}" if row.author else ""
+    return StoredChoice(row.name, row.title, f"A variant document{by}, version {row.version}."), Markup("")
+
+
+def lobby_variants(
+    request: Request, chosen: str | None = None
+) -> list[tuple[Variant | StoredChoice, Markup]]:
+    """The variants to offer: the built-ins, each with a small picture of its start position, then
+    the newest public stored documents (and `chosen`, e.g. an unlisted one a link preselects)."""
     variants = playable()
     variants.sort(key=lambda v: FEATURED.index(v.slug) if v.slug in FEATURED else len(FEATURED))
-    return [(v, Markup(_thumbnail(v))) for v in variants]
+    out: list[tuple[Variant | StoredChoice, Markup]] = [(v, Markup(_thumbnail(v))) for v in variants]
+    store = request.app.state.variant_store
+    rows = store.public(LOBBY_STORED)
+    if chosen and is_stored_name(chosen) and all(chosen not in (r.name, r.series) for r in rows):
+        with contextlib.suppress(NotFound):
+            rows.insert(0, store.find(chosen))
+    return out + [_choice(row) for row in rows]
 
 
-@cache
+@lru_cache(maxsize=128)  # bounded: stored variants come and go (variant_store.py)
 def _thumbnail(variant: Variant) -> str:
     try:
         from hordes import Board
@@ -88,7 +117,8 @@ def _thumbnail(variant: Variant) -> str:
 async def lobby(request: Request) -> Response:
     recent = await run_in_threadpool(request.app.state.games.recent, 12)
     form = dict(request.query_params)  # /?variant=orda preselects a variant
-    response = render(request, "lobby.html", variants=lobby_variants(), recent=recent, error=None, form=form)
+    variants = await run_in_threadpool(lobby_variants, request, form.get("variant"))
+    response = render(request, "lobby.html", variants=variants, recent=recent, error=None, form=form)
     ensure_player(request, response)  # the lobby socket then knows this browser's seeks
     return response
 
@@ -106,11 +136,12 @@ async def lobby_create(request: Request) -> Response:
         created, color = await create_game(request, fields)
     except GameError as exc:
         recent = await run_in_threadpool(request.app.state.games.recent, 12)
+        variants = await run_in_threadpool(lobby_variants, request, fields.get("variant"))
         return render(
             request,
             "lobby.html",
             status=400,
-            variants=lobby_variants(),
+            variants=variants,
             recent=recent,
             error=exc.message,
             form=fields,
@@ -200,7 +231,7 @@ async def analysis_page(request: Request) -> Response:
         start=start,
         variant=variant,
         info=variant_info(variant),
-        variants=playable(),
+        variants=playable() + ([variant] if is_stored_name(variant.slug) else []),
     )
 
 
@@ -215,7 +246,7 @@ async def variant_page(request: Request) -> Response:
     )
 
 
-@cache
+@lru_cache(maxsize=128)
 def _article(variant: Variant) -> str:
     """The variant's rules with diagrams, from the site generator (the same pages as `hordes site`)."""
     try:

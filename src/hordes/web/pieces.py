@@ -10,7 +10,7 @@ images to this origin (security.py). Stylesheets and pictures are made once and 
 
 from __future__ import annotations
 
-from functools import cache
+from functools import lru_cache
 
 from hordes import BLACK, COLOR_NAMES, WHITE, Color, Variant
 from hordes.web.positions import role_of
@@ -46,7 +46,7 @@ def piece_svg(variant: Variant, name: str) -> str | None:
     return _pictures(variant).get(name)
 
 
-@cache
+@lru_cache(maxsize=128)  # bounded: stored variants come and go (variant_store.py)
 def _pictures(variant: Variant) -> dict[str, str]:
     return {
         image_name(kind.letter, color): _svg(kind.letter, color, variant)
@@ -55,10 +55,17 @@ def _pictures(variant: Variant) -> dict[str, str]:
     }
 
 
-@cache
+def css_name(slug: str) -> str:
+    """A slug as a CSS class selector: a stored variant's name has `~` and `@`, which a selector
+    must escape (the class itself, set by board.js, is the slug as it is)."""
+    return "".join(c if c.isascii() and (c.isalnum() or c in "-_") else "\\" + c for c in slug)
+
+
+@lru_cache(maxsize=128)
 def piece_css(variant: Variant) -> str:
     """CSS rules drawing every piece kind of the variant in both colours."""
-    scope = f".cg-wrap.v-{variant.slug}"
+    name = css_name(variant.slug)
+    scope = f".cg-wrap.v-{name}"
     rules = []
     for kind in variant.pieces:
         for color in (WHITE, BLACK):
@@ -67,7 +74,7 @@ def piece_css(variant: Variant) -> str:
             rules.append(f"{selector} {{ background-image: url('{uri}'); }}")
             # The promotion chooser and the piece legend use the same pictures outside the board.
             rules.append(
-                f".v-{variant.slug} .piece-icon.{role_of(kind.letter)}.{COLOR_NAMES[color]} "
+                f".v-{name} .piece-icon.{role_of(kind.letter)}.{COLOR_NAMES[color]} "
                 f"{{ background-image: url('{uri}'); }}"
             )
     return "\n".join(rules) + "\n"

@@ -44,6 +44,10 @@ DEFAULT_RULES: dict[str, Rule] = {
     "login": Rule(10, 1 / 30, "failed logins", "failed logins"),
     "login_name": Rule(5, 1 / 60, "failed logins", "failed logins for this username"),
     "signup": Rule(5, 1 / 120, "accounts", "signing up"),
+    # Variant documents (variant_views.py): the workshop checks on each pause in typing (about one
+    # a second while someone edits); storing makes a row that is kept for good.
+    "variant_check": Rule(30, 1, "checks", "variant document checks"),
+    "variant_save": Rule(10, 1 / 60, "documents", "storing variant documents"),
 }
 
 

@@ -8,7 +8,17 @@ from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
-from hordes.web import account_views, analysis, api, editor, lobby, metrics, pages, workshop
+from hordes.web import (
+    account_views,
+    analysis,
+    api,
+    editor,
+    lobby,
+    metrics,
+    pages,
+    variant_views,
+    workshop,
+)
 
 HERE = Path(__file__).parent
 STATIC_DIR = HERE / "static"
@@ -42,7 +52,11 @@ def routes() -> list[BaseRoute]:
         Route("/openapi.json", pages.openapi_json, methods=["GET"]),
         Route("/metrics", metrics.metrics_endpoint, methods=["GET"]),  # Prometheus text, per process
         # ----- JSON API (described in openapi.py) ------------------------------------------------
-        Route("/api/variants", api.api_variants, methods=["GET"]),
+        # variants: built-ins and documents stored through the site (variant_views.py)
+        Route("/api/variants", variant_views.api_list_variants, methods=["GET"]),
+        Route("/api/variants", variant_views.api_create_variant, methods=["POST"]),
+        Route("/api/variants/check", variant_views.api_check_variant, methods=["POST"]),
+        Route("/api/variants/{name}", variant_views.api_get_variant, methods=["GET"]),
         Route("/api/games", api.api_list_games, methods=["GET"]),
         Route("/api/games", api.api_create_game, methods=["POST"]),
         Route("/api/games/{game_id}", api.api_get_game, methods=["GET"]),

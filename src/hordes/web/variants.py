@@ -3,8 +3,9 @@
 The library's `load_variant` also takes a path to any `.md` file, which is right for a Python user
 and wrong for a server: a request could make it read a file of the server's disk, quote it in an
 error, or learn whether a path exists. The web app therefore knows its variants by name only: the
-built-in documents (and, later, documents stored through the web app itself). A name that is not on
-the list is refused with a message that quotes nothing but the list.
+built-in documents, and the documents stored through the web app itself (variant_store.py), whose
+names (`SLUG~SERIES@VERSION`) can never be taken for a built-in's. A name that is neither is refused
+with a message that quotes nothing but the list.
 
 A stored game whose variant is no longer on the list (a document removed, or a game stored by an
 older version that accepted paths) is *unavailable*: its page says so, and the rest of the site works.
@@ -16,7 +17,8 @@ from functools import cache
 
 from hordes import Variant, builtin_variants
 from hordes.variants import normalise_name
-from hordes.web.errors import GameError
+from hordes.web import variant_store
+from hordes.web.errors import GameError, NotFound
 
 MAX_NAME = 64  # characters: longer than any slug, alias or title of a variant
 
@@ -48,14 +50,22 @@ def playable() -> list[Variant]:
 
 
 def web_variant(name: object) -> Variant:
-    """The variant of this name (slug, alias or title, any case), or UnknownVariant (400)."""
+    """The variant of this name (slug, alias or title, any case; or a stored document's name, a
+    series alone meaning its latest version), or UnknownVariant (400)."""
     if not isinstance(name, str):
         raise UnknownVariant("'variant' must be the name of a variant, e.g. \"orda\"")
+    if len(name) <= MAX_NAME and variant_store.is_stored_name(name):
+        try:
+            return variant_store.lookup(name)
+        except NotFound as exc:
+            raise UnknownVariant(exc.message) from None
     found = _by_name().get(normalise_name(name)) if len(name) <= MAX_NAME else None
     if found is None:
         known = ", ".join(sorted(v.slug for v in playable()))
         shown = name if len(name) <= MAX_NAME and name.isprintable() else f"{name[:20]!r}…"
-        raise UnknownVariant(f"unknown variant {shown!r}; this server plays: {known}")
+        raise UnknownVariant(
+            f"unknown variant {shown!r}; this server plays: {known}, and stored documents (SLUG~SERIES@N)"
+        )
     return found
 
 

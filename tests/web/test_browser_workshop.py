@@ -89,7 +89,10 @@ def test_p3_workshop_from_orda_to_orda_mirror_balance_and_play(browser: Any, bas
         )
         assert page.inner_text("#ws-fen") == MIRROR_FEN
         assert page.inner_html("#ws-board") != orda_board
-        assert page.locator(".cm-lint-marker-error").count() == 0 and page.locator(".ws-preview.stale").count() == 0
+        assert (
+            page.locator(".cm-lint-marker-error").count() == 0
+            and page.locator(".ws-preview.stale").count() == 0
+        )
 
         # Quick balance, small: four games, then the split and the lengths.
         page.fill("#ws-balance-games", "4")

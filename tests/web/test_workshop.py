@@ -10,11 +10,12 @@ import time
 from pathlib import Path
 from typing import Any
 
+import sqlalchemy as sa
 from starlette.testclient import TestClient
 
 from hordes import load_variant
 from hordes.variants import REGISTRY
-from hordes.web import balance
+from hordes.web import balance, db
 
 ORDA = (Path(REGISTRY.directory) / "orda.md").read_text("utf-8")
 ORDA_SETUP = 'setup: "lhaykahl/8/pppppppp/8/8/8/PPPPPPPP/RNBQKBNR w KQ - 0 1"'
@@ -27,15 +28,19 @@ def line_of(text: str, needle: str) -> int:
     return text[: text.index(needle)].count("\n") + 1
 
 
-def listed(client: TestClient) -> Any:
-    """What the server lists as playable: a refused request must not change it."""
-    return client.get("/api/variants").json()
+def listed(client: TestClient) -> tuple[Any, int]:
+    """What the server lists, and how many documents it stores (public or not): nothing here may
+    change either."""
+    app: Any = client.app
+    with app.state.db.connect() as conn:
+        count = conn.execute(sa.select(sa.func.count()).select_from(db.variant_documents)).scalar_one()
+    return client.get("/api/variants").json(), count
 
 
 def problems(response: Any) -> list[dict[str, Any]]:
     assert response.status_code == 422, response.text
-    error = response.json()["error"]
-    assert error["code"] == "invalid_variant" and error["message"]
+    error = response.json()
+    assert error["error"] == "invalid_variant" and error["message"]
     found: list[dict[str, Any]] = error["problems"]
     return found
 
@@ -46,9 +51,10 @@ def test_p3_preview_draws_the_document(client: TestClient) -> None:
     data = r.json()
     assert data["ok"] and data["name"] == "orda" and data["fen"] == MIRROR_FEN
     assert (data["width"], data["height"]) == (8, 8)
-    assert data["board"].startswith("<svg") and data["board"] != client.post(
-        "/api/workshop/preview", json={"document": ORDA}
-    ).json()["board"]  # the picture follows the setup
+    assert (
+        data["board"].startswith("<svg")
+        and data["board"] != client.post("/api/workshop/preview", json={"document": ORDA}).json()["board"]
+    )  # the picture follows the setup
     orda = load_variant("orda")
     assert [p["letter"] for p in data["pieces"]] == [p.letter for p in orda.pieces]
     assert all(p["diagram"].startswith("<svg") and p["betza"] for p in data["pieces"])
@@ -62,7 +68,9 @@ def test_p3_preview_refuses_each_broken_line_and_stores_nothing(client: TestClie
     assert found[0]["path"] == "engine.setup" and found[0]["line"] == line_of(bad_fen, "setup:")
     assert "'X' is not a piece" in found[0]["message"]
 
-    two = ORDA.replace("betza: FfW", "betza: Fz!W").replace("players: [white, black]", "players: [white, black]\n  colour: red")
+    two = ORDA.replace("betza: FfW", "betza: Fz!W").replace(
+        "players: [white, black]", "players: [white, black]\n  colour: red"
+    )
     found = problems(client.post("/api/workshop/preview", json={"document": two}))
     paths = {p["path"]: p["line"] for p in found}
     assert paths["engine.pieces.Y.betza"] == line_of(two, "betza: Fz!W")
@@ -74,9 +82,15 @@ def test_p3_preview_refuses_each_broken_line_and_stores_nothing(client: TestClie
     for parent in ("/etc/hostname.md", "../orda.md"):
         doc = f"---\ntitle: T\nslug: t\nparent: {parent}\n---\n"
         found = problems(client.post("/api/workshop/preview", json={"document": doc}))
-        assert found[0]["path"] == "parent" and found[0]["line"] == 4 and "not a file path" in found[0]["message"]
+        assert (
+            found[0]["path"] == "parent" and found[0]["line"] == 4 and "unknown parent" in found[0]["message"]
+        )
 
-    for body, code in (({}, "bad_document"), ({"document": 5}, "bad_document"), ({"document": "x" * 70_000}, "too_large")):
+    for body, code in (
+        ({}, "bad_document"),
+        ({"document": 5}, "bad_document"),
+        ({"document": "x" * 70_000}, "document_too_large"),
+    ):
         r = client.post("/api/workshop/preview", json=body)
         assert 400 <= r.status_code < 500 and r.json()["error"] == code, r.text
     assert listed(client) == before

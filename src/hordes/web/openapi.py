@@ -703,30 +703,6 @@ def _paths() -> dict[str, Any]:
 
 
 # ----- the variant workshop (workshop.py, balance.py) ----------------------------------------------
-_PROBLEMS = {
-    "type": "object",
-    "description": "A document with problems: every one with its key path and its line in the document",
-    "properties": {
-        "error": {
-            "type": "object",
-            "properties": {
-                "code": {"const": "invalid_variant"},
-                "message": {"type": "string", "description": "the first problem"},
-                "problems": {
-                    "type": "array",
-                    "items": {
-                        "type": "object",
-                        "properties": {
-                            "path": {"type": "string", "description": "e.g. engine.pieces.Y.betza"},
-                            "line": {"type": ["integer", "null"]},
-                            "message": {"type": "string"},
-                        },
-                    },
-                },
-            },
-        }
-    },
-}
 _DOCUMENT = {
     "type": "string",
     "description": "a variant document: YAML front matter and Markdown, at most 64 KB",
@@ -764,8 +740,7 @@ def _workshop_paths() -> dict[str, Any]:
                 ),
                 "responses": {
                     "200": _ok("The pictures: board, pieces[].diagram, rules", {"type": "object"}),
-                    "422": _ok("The document's problems", _PROBLEMS),
-                    **_ERRORS,
+                    **_DOCUMENT_ERRORS,
                     **_LIMITED,
                 },
             }
@@ -788,10 +763,10 @@ def _workshop_paths() -> dict[str, Any]:
                 ),
                 "responses": {
                     "202": _ok("The run, just started", _BALANCE_RUN),
-                    "422": _ok("The document's problems", _PROBLEMS),
+                    **_DOCUMENT_ERRORS,
+                    "400": _ok("Malformed request, or `games` out of range (bad_games)", _ref("Error")),
                     "429": _ok("This client's run is still playing: see Retry-After", _ref("Error")),
                     "503": _ok("Too many runs at once, or no engine on this server", _ref("Error")),
-                    **_ERRORS,
                 },
             }
         },

@@ -2,9 +2,10 @@
 
 - the page: CodeMirror 6 (editor.py) with the starting points, every built-in document, the
   package's example documents if it has any, and "new from parent";
-- `POST /api/workshop/preview {"document"}`: the document checked as the store checks it, and on
-  success the start position and each piece's movement as SVG (hordes.svg) with the rules page as
-  /variants/{slug} renders it; on failure a 422 listing every problem with its key path and line;
+- `POST /api/workshop/preview {"document"}`: the document checked as the store checks it
+  (variant_store.py: limits, parents by name), and on success the start position and each piece's
+  movement as SVG (hordes.svg) with the rules page as /variants/{slug} renders it; on failure the
+  store's refusal, a 422 listing every problem with its key path and line;
 - `POST /api/workshop/balance {"document", "games"}` and `GET /api/workshop/balance/{id}`: quick
   balance (balance.py), a short self-play run on the engine workers, polled by its id.
 
@@ -26,71 +27,34 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from hordes import Board, Variant, parse_variant
-from hordes.errors import HordesError, VariantError
+from hordes.errors import HordesError
 from hordes.variants import REGISTRY
-from hordes.variants.loader import split_front_matter
 from hordes.web import balance, editor
 from hordes.web.common import int_field, parse_json_object, read_body
 from hordes.web.errors import GameError, NotFound
 from hordes.web.pages import render
 from hordes.web.ratelimit import client_of, rate_limit
+from hordes.web.variant_limits import check_size
+from hordes.web.variant_store import InvalidVariant, VariantStore
+from hordes.web.variant_views import MAX_DOCUMENT_BODY
 
-MAX_DOCUMENT = 64 * 1024  # characters of a document sent to the workshop's endpoints
-MAX_REQUEST = 2 * MAX_DOCUMENT + 1024  # bytes: the document JSON-escaped, and the other fields
 EXAMPLES_DIR = Path(REGISTRY.directory) / "examples"
-_PARENT_LINE = re.compile(r"^parent\s*:", re.M)
 _RUN_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 
 
-class InvalidDocument(GameError):
-    """A document with problems: 422, every problem with its key path and line."""
-
-    status = 422
-    code = "invalid_variant"
-
-    def __init__(self, problems: list[dict[str, Any]]) -> None:
-        first = problems[0]
-        where = f"line {first['line']}: " if first["line"] else ""
-        super().__init__(where + (f"{first['path']}: " if first["path"] else "") + first["message"])
-        self.problems = problems
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"error": {"code": self.code, "message": self.message, "problems": self.problems}}
-
-    def response(self) -> JSONResponse:
-        return JSONResponse(self.as_dict(), status_code=self.status)
-
-
-def check_document(text: str) -> Variant:
-    """The variant a document describes, or InvalidDocument. A parent is found by name only (a
-    built-in): a path would make the server read its own files."""
-    try:
-        data, _ = split_front_matter(text, "document")
-        parent = data.get("parent")
-        if isinstance(parent, str) and (parent.endswith(".md") or "/" in parent or "\\" in parent):
-            found = _PARENT_LINE.search(text)
-            line = text[: found.start()].count("\n") + 1 if found else None
-            raise VariantError(
-                "document", "parent", "a parent is named (e.g. orda), not a file path", line or 0
-            )
-        return parse_variant(text, "document")
-    except VariantError as exc:
-        raise InvalidDocument(
-            [{"path": e.key, "line": e.line or None, "message": e.problem} for e in exc.errors]
-        ) from None
-    except HordesError as exc:  # e.g. a start position the rules cannot set up
-        raise InvalidDocument([{"path": "", "line": None, "message": str(exc)}]) from None
+def check_document(request: Request, text: str) -> Variant:
+    """The variant a document describes, checked as the store checks a document it stores (its
+    limits first, a parent by name only): InvalidVariant, OverLimit or DocumentTooLarge otherwise."""
+    store: VariantStore = request.app.state.variant_store
+    return store.check(text).variant
 
 
 async def _document(request: Request) -> tuple[str, dict[str, Any]]:
-    body = parse_json_object(await read_body(request, MAX_REQUEST))
+    body = parse_json_object(await read_body(request, MAX_DOCUMENT_BODY))
     text = body.get("document")
     if not isinstance(text, str) or not text.strip():
         raise GameError("'document' must be the text of a variant document", code="bad_document")
-    if len(text) > MAX_DOCUMENT:
-        raise GameError(
-            f"the document is {len(text)} characters, over the limit of {MAX_DOCUMENT}", code="too_large"
-        )
+    check_size(text)
     return text, body
 
 
@@ -170,22 +134,19 @@ def preview(variant: Variant) -> dict[str, Any]:
     }
 
 
-def _preview_text(text: str) -> dict[str, Any]:
-    variant = check_document(text)
+def _preview_text(request: Request, text: str) -> dict[str, Any]:
+    variant = check_document(request, text)
     try:
         return preview(variant)
     except HordesError as exc:  # a document the checks pass but the pictures cannot draw
-        raise InvalidDocument([{"path": "", "line": None, "message": str(exc)}]) from None
+        raise InvalidVariant([{"path": "", "line": None, "message": str(exc)}]) from None
 
 
 async def api_preview(request: Request) -> Response:
     """POST /api/workshop/preview {"document"}: 200 with the pictures, or 422 with the problems."""
     rate_limit(request, "preview")
     text, _ = await _document(request)
-    try:
-        return JSONResponse(await run_in_threadpool(_preview_text, text))
-    except InvalidDocument as exc:
-        return exc.response()
+    return JSONResponse(await run_in_threadpool(_preview_text, request, text))
 
 
 # ----- quick balance ---------------------------------------------------------------------------------
@@ -202,10 +163,7 @@ async def api_balance_start(request: Request) -> Response:
     games = int_field(
         body.get("games", balance.GAMES), "games", balance.MIN_GAMES, balance.MAX_GAMES, code="bad_games"
     )
-    try:
-        variant = await run_in_threadpool(check_document, text)
-    except InvalidDocument as exc:
-        return exc.response()
+    variant = await run_in_threadpool(check_document, request, text)
     run = runs(request).start(variant, games, client_of(request))
     return JSONResponse(run.view(), status_code=202, headers={"Location": f"/api/workshop/balance/{run.id}"})
 

@@ -92,8 +92,8 @@ async function check(view) {
     return [];
   } catch (err) {
     if (mine !== ticket) return [];
-    const problems = err.status === 422 && err.data && err.data.error ? err.data.error.problems || [] : null;
-    if (!problems) {
+    const problems = err.data && Array.isArray(err.data.problems) ? err.data.problems : null;
+    if (!problems) { // not the document's fault (a limit on requests, the network): say so, mark nothing
       setStatus(`Not checked: ${err.message}`, 'unchecked');
       return [];
     }
@@ -250,8 +250,7 @@ $('ws-balance').addEventListener('click', async () => {
       showRun(run);
     }
   } catch (err) {
-    const problems = err.data && err.data.error && err.data.error.problems;
-    flash($('ws-flash'), problems ? `Fix the document first: ${err.data.error.message}` : err.message);
+    flash($('ws-flash'), err.data && err.data.problems ? `Fix the document first: ${err.message}` : err.message);
   } finally {
     button.disabled = false;
   }

@@ -20,10 +20,13 @@ DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
 MIRROR_FEN = "lhaykahl/8/pppppppp/8/8/PPPPPPPP/8/LHAYKAHL w - - 0 1"
 
-# Where a piece of the document's text is drawn: the left edge of its first character, mid-line.
-TEXT_AT = """(text) => { const view = window.hordesWorkshop.view;
+# Where a piece of the document's text is drawn, once the editor has scrolled it into view: the left
+# edge of its first character, mid-line (resolves after a frame is drawn; null: not in the document).
+TEXT_AT = """async (text) => { const view = window.hordesWorkshop.view;
   const at = view.state.doc.toString().indexOf(text);
   if (at < 0) return null;
+  view.dispatch({effects: view.constructor.scrollIntoView(at, {y: 'center'})});
+  await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
   const c = view.coordsAtPos(at, 1);
   return {x: c.left + 1, y: (c.top + c.bottom) / 2}; }"""
 
@@ -46,8 +49,16 @@ def retype(page: Any, old: str, new: str) -> None:
     page.keyboard.type(new)
 
 
-def wait_status(page: Any, state: str) -> None:
-    page.wait_for_function(f"() => document.getElementById('ws-status').dataset.state === '{state}'")
+# The check's verdict under the editor and the editor's own marks agree (CodeMirror applies the marks
+# just after the check has answered): ok with no marker, invalid with some.
+CHECKED = """([state, title]) => { const status = document.getElementById('ws-status');
+  const marks = document.getElementById('ws-code').shadowRoot.querySelectorAll('.cm-lint-marker-error').length;
+  return status.dataset.state === state && (state === 'ok' ? marks === 0 : marks > 0)
+    && document.getElementById('ws-title').textContent.startsWith(title); }"""
+
+
+def wait_status(page: Any, state: str, title: str = "") -> None:
+    page.wait_for_function(CHECKED, arg=[state, title])
 
 
 def test_p3_workshop_from_orda_to_orda_mirror_balance_and_play(browser: Any, base: str, shots: Any) -> None:
@@ -83,10 +94,7 @@ def test_p3_workshop_from_orda_to_orda_mirror_balance_and_play(browser: Any, bas
         retype(page, "title: Orda Chess", "title: Orda Mirror")
         retype(page, "slug: orda", "slug: ordamirror")
         retype(page, '[orda-chess, "Orda Chess", ordachess]', "[]")
-        page.wait_for_function(
-            "() => document.getElementById('ws-status').dataset.state === 'ok'"
-            " && document.getElementById('ws-title').textContent.startsWith('Orda Mirror')"
-        )
+        wait_status(page, "ok", "Orda Mirror")
         assert page.inner_text("#ws-fen") == MIRROR_FEN
         assert page.inner_html("#ws-board") != orda_board
         assert (

@@ -114,6 +114,18 @@ sheet.rel = 'stylesheet';
 sheet.href = '/static/workshop-editor.css';
 shadow.append(sheet);
 
+// Typing over a selection: Chromium's own editing would carry the deleted text's highlighting over as
+// a style attribute on a new span, which the CSP refuses (and reports); CodeMirror redraws the line
+// anyway, so the replacement is made here instead, before the browser touches the DOM.
+const typeOverSelection = EditorView.domEventHandlers({
+  beforeinput(event, editor) {
+    if (event.inputType !== 'insertText' || !event.data || editor.state.selection.main.empty) return false;
+    event.preventDefault();
+    editor.dispatch(editor.state.update(editor.state.replaceSelection(event.data), { scrollIntoView: true, userEvent: 'input.type' }));
+    return true;
+  },
+});
+
 const view = new EditorView({
   root: shadow,
   parent: shadow,
@@ -129,6 +141,7 @@ const view = new EditorView({
       yamlFrontmatter({ content: plainText }),
       syntaxHighlighting(defaultHighlightStyle),
       linter(check, { delay: 300 }),
+      typeOverSelection,
       EditorView.lineWrapping,
       EditorView.contentAttributes.of({ 'aria-label': 'Variant document', spellcheck: 'false' }),
     ],

@@ -6,16 +6,22 @@ paths and lines) and stores nothing; quick balance plays real games on a real en
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import json
+import re
 import time
 from pathlib import Path
 from typing import Any
 
+import pytest
 import sqlalchemy as sa
 from starlette.testclient import TestClient
 
 from hordes import load_variant
 from hordes.variants import REGISTRY
-from hordes.web import balance, db
+from hordes.web import balance, db, editor, workshop
+from hordes.web.security import CSP
 
 ORDA = (Path(REGISTRY.directory) / "orda.md").read_text("utf-8")
 ORDA_SETUP = 'setup: "lhaykahl/8/pppppppp/8/8/8/PPPPPPPP/RNBQKBNR w KQ - 0 1"'
@@ -157,3 +163,41 @@ def test_p3_quick_balance_refusals_are_4xx_and_start_nothing(client: TestClient)
     assert client.get("/api/workshop/balance/nosuchrun").status_code == 404
     assert client.get("/api/workshop/balance/bad%20id").status_code == 404
     assert app_runs.active() == []
+
+
+def test_p3_workshop_page_allows_its_import_map_by_hash_and_serves_only_codemirror(
+    client: TestClient,
+) -> None:
+    page = client.get("/workshop")
+    assert page.status_code == 200
+    csp = page.headers["content-security-policy"]
+    assert csp == editor.WORKSHOP_CSP and csp != CSP
+    found = re.search(r'<script type="importmap">(.*?)</script>', page.text, re.S)
+    assert found is not None
+    digest = base64.b64encode(hashlib.sha256(found.group(1).encode()).digest()).decode()
+    assert f"'sha256-{digest}'" in csp  # the very text the page carries, and no other inline script
+    assert page.text.count("<script") == 3  # the map, the starting points (JSON data) and the module
+    assert client.get("/").headers["content-security-policy"] == CSP  # other pages keep the plain CSP
+    # Every module the map names is served; nothing else of node_modules is.
+    if editor.installed():
+        for url in json.loads(found.group(1))["imports"].values():
+            r = client.get(url)
+            assert r.status_code == 200 and r.headers["content-type"].startswith("text/javascript"), url
+    for path in ("@codemirror/view/package.json", "chessgroundx/package.json", "../../../pyproject.toml"):
+        assert client.get(editor.URL_PREFIX + path).status_code == 404, path
+
+
+def test_p3_starting_points_are_the_builtins_then_the_examples(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    (tmp_path / "mirror.md").write_text("---\ntitle: Mirror Test\nslug: mirror-test\nparent: orda\n---\n")
+    monkeypatch.setattr(workshop, "EXAMPLES_DIR", tmp_path)
+    workshop.starting_points.cache_clear()
+    try:
+        starts = workshop.starting_points()
+    finally:
+        workshop.starting_points.cache_clear()
+    builtins = [s["name"] for s in starts if s["group"] == "built-in"]
+    assert builtins == [p.stem for p in REGISTRY.builtin_paths()]
+    assert [(s["title"], s["group"]) for s in starts[len(builtins) :]] == [("Mirror Test", "example")]
+    assert all(s["document"].startswith("---") for s in starts)

@@ -2,9 +2,10 @@
 
 A run is a few games of the engine against itself at a low level and a fast clock, each opening
 with a couple of random plies (the self-play library's random book) so the games differ. Each game
-is one job in the "analysis" class of the engine queue (engine_queue.py), and a run has one game in
-flight at a time: a live game's engine move, which always goes first, waits at most for the one
-game a worker is playing. The run's state machine is `BalanceRun.status`:
+is one job in the "analysis" class of the engine queue (engine_queue.py), a run has one game in
+flight at a time, and all runs together keep one worker free for live games when there are two or
+more (with one, a live game's engine move, which always goes first, waits at most for the one game
+the worker is playing). The run's state machine is `BalanceRun.status`:
 
     running -> done       every game played
     running -> stopped    the run's time bound passed first (the games played so far are reported)
@@ -118,6 +119,11 @@ class BalanceRuns:
         self.clock = clock
         self._runs: dict[str, BalanceRun] = {}
         self._tasks: set[asyncio.Task[None]] = set()
+        # Balance games in flight, of all runs: with two workers or more, one is always left to the
+        # live games, so an engine move never waits behind a balance game (made on first use, on
+        # the server's event loop).
+        self.in_flight = max(1, pool.workers - 1)
+        self._slots: asyncio.Semaphore | None = None
 
     def _forget_old(self) -> None:
         now = self.clock()
@@ -169,15 +175,18 @@ class BalanceRuns:
             from starlette.concurrency import run_in_threadpool
 
             book = await run_in_threadpool(openings, variant, run.games, seed)
+            if self._slots is None:
+                self._slots = asyncio.Semaphore(self.in_flight)
             for number in range(1, run.games + 1):
-                if self._time_left(run) <= 0:
-                    run.status = "stopped"
-                    run.message = f"stopped after {RUN_SECONDS:g} s with {len(run.results)} games played"
-                    return
-                result = await self.pool.queue.run(
-                    ANALYSIS, play_balance_game, variant, number, book[number - 1], seed + number,
-                    client=f"balance:{run.client}", seconds=GAME_SECONDS,
-                )  # fmt: skip
+                async with self._slots:
+                    if self._time_left(run) <= 0:
+                        run.status = "stopped"
+                        run.message = f"stopped after {RUN_SECONDS:g} s with {len(run.results)} games played"
+                        return
+                    result = await self.pool.queue.run(
+                        ANALYSIS, play_balance_game, variant, number, book[number - 1], seed + number,
+                        client=f"balance:{run.client}", seconds=GAME_SECONDS,
+                    )  # fmt: skip
                 run.results.append(result)
             run.status = "done"
         except EngineBusy as exc:

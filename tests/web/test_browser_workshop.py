@@ -10,11 +10,13 @@ CSP violation (the editor's import map and styles included). Screenshots: worksh
 from __future__ import annotations
 
 import os
+import re
 from typing import Any
 
 import pytest
 
 from hordes.web.editor import WORKSHOP_CSP, installed
+from hordes.web.workshop import EXAMPLES_DIR
 from tests.web.test_browser import base, browser, click, settle, shots, wait_ply, watch
 from tests.web.test_browser_layout import fits, resize
 
@@ -137,6 +139,17 @@ def test_p3_workshop_from_orda_to_orda_mirror_balance_and_play(browser: Any, bas
         click(page, "e4")
         state = wait_ply(page, 2)
         assert state["moves"][0]["uci"] == "e3e4" and state["turn"] == "white"
+
+        # The package's own Orda Mirror, when it has one (issue 19 point 5), is a starting point too.
+        example = EXAMPLES_DIR / "ordamirror.md"
+        if example.is_file():
+            page.goto(base + "/workshop")
+            wait_status(page, "ok", "Orda Chess")
+            page.select_option("#ws-start", label="Orda Mirror")
+            page.click("#ws-load")
+            wait_status(page, "ok", "Orda Mirror")
+            setup = re.search(r'^  setup: "([^"]+)"', example.read_text("utf-8"), re.M)
+            assert setup is not None and page.inner_text("#ws-fen") == setup.group(1)
 
         # Back in the workshop (a fresh page: Orda again), "open in analysis" saves it and opens the board.
         page.goto(base + "/workshop")

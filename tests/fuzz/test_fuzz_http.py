@@ -58,6 +58,8 @@ def _r(
     return Request(method, url, headers if headers is not None else (J if data is not None else {}), data)
 
 
+STORED_DOCUMENT = "---\ntitle: Fuzz\nslug: fuzzmirror\nparent: orda\n---\nA child of Orda.\n"
+
 # The issue's reproducers, each an explicit example of its endpoint's test.
 REPRODUCERS: dict[str, list[Request]] = {
     "POST /api/games": [
@@ -88,6 +90,28 @@ REPRODUCERS: dict[str, list[Request]] = {
         _r("POST", "/games", "variant=chess&opponent=engine&level=%C2%B2", {}),
     ],
     "GET /variants/{slug}": [_r("GET", "/variants/" + "x" * 297 + ".md")],
+    # Stored variant documents (issue 19): a valid one, parents that are paths, a self-alias bomb.
+    "POST /api/variants": [
+        _r("POST", "/api/variants", json.dumps({"document": STORED_DOCUMENT})),
+        _r("POST", "/api/variants", json.dumps({"document": STORED_DOCUMENT.replace("orda", "../chess.md")})),
+        _r("POST", "/api/variants", json.dumps({"document": "---\na: &a [*a]\n---\n"})),
+    ],
+    "POST /api/variants/check": [
+        _r(
+            "POST",
+            "/api/variants/check",
+            json.dumps({"document": STORED_DOCUMENT.replace("orda", "/etc/passwd")}),
+        ),
+        _r(
+            "POST",
+            "/api/variants/check",
+            json.dumps({"document": STORED_DOCUMENT.replace("orda", "x~abcdefgh")}),
+        ),
+    ],
+    "GET /api/variants/{name}": [
+        _r("GET", "/api/variants/x~abcdefgh@1?format=md"),
+        _r("GET", "/api/variants/orda?format=md"),
+    ],
 }
 
 

@@ -163,6 +163,12 @@ def test_p1_versions_belong_to_their_author(client: TestClient) -> None:
     client.cookies.clear()  # anonymous now: the same slug starts a series of its own
     other = store(client, MIRROR)
     assert other["series"] != v1["series"] and other["version"] == 1 and other["author"] is None
+    signup(client, "bob")  # another author: his own series, never a version of alice's
+    bobs = store(client, MIRROR)
+    assert (bobs["author"], bobs["version"]) == ("bob", 1) and bobs["series"] not in (
+        v1["series"],
+        other["series"],
+    )
 
 
 def test_p1_a_game_keeps_its_version_after_an_edit(client: TestClient) -> None:
@@ -266,6 +272,9 @@ def test_p4_pgn_carries_the_document_and_imports_through_the_store(client: TestC
     name = store(client, MIRROR)["name"]
     game_id, white, _ = friend_game(client, variant=name)
     client.post(f"/api/games/{game_id}/moves", json={"uci": "e3e4", "token": white})
+    page = client.get(f"/game/{game_id}")
+    assert page.status_code == 200 and f'href="/pieces/{name}.css"' in page.text
+    assert "Mirror Test" in client.get("/games").text
     pgn = client.get(f"/api/games/{game_id}/pgn").text
     assert f'[VariantDocument "/api/variants/{name}"]' in pgn and '[Variant "Mirror Test"]' in pgn
     r = client.post("/api/pgn/import", json={"pgn": pgn})
@@ -303,3 +312,183 @@ def test_p4_hordes_uci_loads_the_exported_document(client: TestClient, tmp_path:
     assert "unknown" not in text and "loaded variant mirrorchild" in text, text
     expected = Board(web_variant(name)).perft(2)
     assert f"Nodes searched: {expected}" in text, text
+
+
+# ----- point 2: limits, checked before anything is built ------------------------------------------------
+def big_board(rows: int, cols: int) -> str:
+    return f"""---
+title: Big
+slug: bigboard
+engine:
+  topology: {{type: grid, rows: {rows}, cols: {cols}}}
+  pieces:
+    K: {{name: King, betza: K, royal: true}}
+  setup: k{cols - 1}/{"/".join([str(cols)] * (rows - 2))}/K{cols - 1} w - - 0 1
+---
+"""
+
+
+def test_p2_a_document_over_64_kb_is_refused_by_its_size(client: TestClient) -> None:
+    from hordes.web.variant_limits import MAX_STORED_BYTES
+
+    document = MIRROR + "x" * MAX_STORED_BYTES
+    for url in ("/api/variants/check", "/api/variants"):
+        r = client.post(url, json={"document": document})
+        assert r.status_code == 413, r.text
+        assert r.json()["error"] == "document_too_large" and "65536 bytes" in r.json()["message"]
+    assert count_documents(client) == 0
+
+
+def test_p2_board_and_piece_kinds_over_their_limits(client: TestClient, monkeypatch: Any) -> None:
+    from hordes.web import variant_store
+
+    built: list[Any] = []
+    monkeypatch.setattr(variant_store.Resolved, "build", lambda self: built.append(self))  # never reached
+    r = client.post("/api/variants", json={"document": big_board(17, 20)})
+    assert r.status_code == 422 and r.json()["error"] == "over_limit", r.text
+    found = {p["path"]: p for p in problems(r)}
+    assert (
+        found["engine.topology.rows"]["line"] == 5
+        and "limit of 16" in found["engine.topology.rows"]["message"]
+    )
+    assert "20 files is over the limit of 16" in found["engine.topology.cols"]["message"]
+    letters = [chr(c) for c in range(ord("A"), ord("Z") + 1) if chr(c) != "K"]
+    many = big_board(8, 8).replace(
+        "  setup:", "".join(f"    {x}: {{name: {x}, betza: W}}\n" for x in letters) + "  setup:"
+    )
+    r = client.post("/api/variants/check", json={"document": many})
+    assert r.status_code == 422, r.text
+    assert [p["message"] for p in problems(r)] == ["26 piece kinds is over the limit of 24"]
+    assert problems(r)[0]["line"] == 6  # engine.pieces
+    assert built == [] and count_documents(client) == 0
+    monkeypatch.undo()
+    assert client.post("/api/variants/check", json={"document": big_board(16, 16)}).status_code == 200
+
+
+def test_p2_generations_of_parents_over_the_limit(client: TestClient) -> None:
+    from hordes.web.variant_limits import MAX_STORED_ANCESTORS
+
+    parent = "khans"  # khans -> orda -> chess: three generations already
+    inherited = MIRROR.replace("  setup: lhaykahl/8/pppppppp/8/8/PPPPPPPP/8/LHAYKAHL w - - 0 1\n", "  {}\n")
+    for i in range(MAX_STORED_ANCESTORS - 2):
+        doc = inherited.replace("slug: mirrortest", f"slug: gen{i}").replace(
+            "parent: orda", f"parent: {parent}"
+        )
+        parent = store(client, doc)["name"]
+    too_deep = inherited.replace("parent: orda", f"parent: {parent}")
+    r = client.post("/api/variants", json={"document": too_deep})
+    assert r.status_code == 422, r.text
+    first = problems(r)[0]
+    assert first["path"] == "parent" and first["line"] == 4, first
+    assert f"more than {MAX_STORED_ANCESTORS} generations of parents (the limit)" in first["message"]
+    assert count_documents(client) == MAX_STORED_ANCESTORS - 2
+
+
+def test_p2_the_table_estimate_bounds_the_build(client: TestClient, monkeypatch: Any) -> None:
+    """The estimate is an upper bound of what the build takes, and a document over it is refused."""
+    import tracemalloc
+
+    from hordes.core.compiled import compile_variant, limit_tables
+    from hordes.variants import parse_variant
+    from hordes.web import variant_limits
+
+    riders = ["R", "B", "NN", "AA", "DD", "ZZ", "CC", "GG"]
+    pieces = "".join(
+        f"    {x}: {{name: {x}, betza: {riders[i % 8]}{riders[(i + 3) % 8]}}}\n" for i, x in enumerate("ABCD")
+    )
+    document = big_board(12, 12).replace("  setup:", pieces + "  setup:")
+    variant = parse_variant(document)
+    limit_tables(variant, variant_limits.STORED_TABLE_BUDGET)
+    tracemalloc.start()
+    compile_variant(variant)
+    used = tracemalloc.get_traced_memory()[0]
+    tracemalloc.stop()
+    engine = {"K": {"betza": "K"}} | {
+        x: {"betza": riders[i % 8] + riders[(i + 3) % 8]} for i, x in enumerate("ABCD")
+    }
+    directions = [variant_limits.rider_directions(spec) for spec in engine.values()]
+    assert directions[0] == 0 and min(directions[1:]) >= 8
+    estimate = variant_limits.estimate_table_bytes(12, 12, directions)
+    assert used <= estimate, (used, estimate)
+    monkeypatch.setattr(variant_limits, "MAX_TABLE_BYTES", estimate - 1)
+    r = client.post("/api/variants/check", json={"document": document})
+    assert r.status_code == 422, r.text
+    assert "move tables would take about" in problems(r)[0]["message"]
+
+
+# ----- the library's hooks: parents by name, variants of PGN tags ---------------------------------------
+def test_p1_the_loader_looks_parents_up_by_name_alone() -> None:
+    from hordes.errors import UnknownVariantError, VariantError
+    from hordes.variants import parse_variant
+
+    asked: list[str] = []
+    documents = {
+        "first": "---\ntitle: First\nslug: first\nparent: second\n---\n",
+        "second": "---\ntitle: Second\nslug: second\nparent: first\n---\n",
+    }
+
+    def lookup(name: str) -> tuple[str, str]:
+        asked.append(name)
+        if name not in documents:
+            raise UnknownVariantError(f"no document {name!r}")
+        return documents[name], name
+
+    with pytest.raises(VariantError) as cycle:
+        parse_variant("---\ntitle: Mine\nslug: mine\nparent: first\n---\n", parents=lookup)
+    assert "inheritance cycle through 'first'" in str(cycle.value) and cycle.value.key == "parent"
+    with pytest.raises(VariantError) as missing:
+        parse_variant("---\ntitle: Mine\nslug: mine\n\nparent: chess.md\n---\n", parents=lookup)
+    assert missing.value.line == 5 and "no document 'chess.md'" in missing.value.problem
+    assert asked == ["first", "second", "chess.md"]  # a path is a name like any other, never read
+
+
+def test_p4_the_pgn_reader_asks_its_resolver() -> None:
+    from hordes import load_variant
+    from hordes.notation.pgn import parse_game
+
+    orda = load_variant("orda")
+    seen: list[dict[str, str]] = []
+
+    def resolver(tags: Any) -> Any:
+        seen.append(dict(tags))
+        return orda if tags.get("VariantDocument") == "/api/variants/x~abcdefgh@1" else None
+
+    text = '[Variant "Somewhere"]\n[VariantDocument "/api/variants/x~abcdefgh@1"]\n\n1. e4 *\n'
+    game = parse_game(text, resolver)
+    assert game.variant is orda and seen[0]["Variant"] == "Somewhere"
+    assert parse_game("1. e4 *", resolver).variant.slug == "chess"  # None: the tags as usual
+
+
+def test_p1_checks_are_rate_limited_per_client_by_size(tmp_path: Any) -> None:
+    from hordes.web.app import create_app
+    from hordes.web.ratelimit import RateLimiter
+
+    app = create_app(data_dir=tmp_path, engine_workers=1, rate_limits=RateLimiter(clock=lambda: 0.0))
+    with TestClient(app) as c:
+        long_document = MIRROR + "x" * 40_000  # 10 units of the 30 a client has at once
+        answers = [
+            c.post("/api/variants/check", json={"document": long_document}).status_code for _ in range(4)
+        ]
+        assert answers == [200, 200, 200, 429]
+        r = c.post("/api/variants/check", json={"document": MIRROR})
+        assert r.status_code == 429 and "variant document checks" in r.json()["message"]
+        assert r.headers["Retry-After"]
+
+
+def test_p1_built_variants_are_cached_per_version_and_bounded(client: TestClient, monkeypatch: Any) -> None:
+    from hordes import Board
+    from hordes.core import compiled
+    from hordes.web import variant_store
+
+    monkeypatch.setattr(variant_store, "CACHE_SIZE", 2)
+    service = client.app.state.variant_store  # type: ignore[attr-defined]
+    names = [store(client, MIRROR.replace("Both sides", f"Side {i}"))["name"] for i in range(3)]
+    first = service.variant(names[0])
+    assert service.variant(names[0]) is first  # built once
+    Board(first)  # its tables are built
+    assert first in compiled._CACHE
+    service.variant(names[1])
+    service.variant(names[2])
+    assert list(service._cache) == names[1:]  # the least recently used left
+    assert first not in compiled._CACHE  # and its tables with it
+    assert service.variant(names[0]) is not first and service.variant(names[0]).slug == names[0]

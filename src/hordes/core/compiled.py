@@ -15,6 +15,7 @@ from hordes.core.fastgen import PieceMoves, build_piece_moves
 from hordes.core.geometry import Geometry
 from hordes.core.rules import Variant
 from hordes.core.tables import (
+    TABLE_BUDGET,
     AnyRider,
     Leap,
     Pattern,
@@ -120,7 +121,8 @@ def compile_variant(variant: Variant) -> Compiled:
     leap_groups: list[list[tuple[Leap, tuple[int, ...]]]] = [[], []]
     rider_groups: list[list[tuple[AnyRider, tuple[int, ...]]]] = [[], []]
     rider_dirs: set[Vector] = set()
-    budget = TableBudget()  # one for all the patterns, so the variant's tables stay bounded
+    # One for all the patterns, so the variant's tables stay bounded (tighter for some: limit_tables).
+    budget = TableBudget(_TABLE_LIMITS.get(variant, TABLE_BUDGET))
     promo_kinds = tuple(frozenset(variant.kind_of(x) for x in rules.promotion[c].pieces) for c in (0, 1))
     for color in (0, 1):
         leap_map: dict[int, tuple[Leap, list[int]]] = {}
@@ -334,6 +336,16 @@ def _sniper_set(riders: list[tuple[AnyRider, tuple[int, ...]]]) -> SniperSet:
 
 
 _CACHE: WeakKeyDictionary[Variant, Compiled] = WeakKeyDictionary()
+
+
+_TABLE_LIMITS: WeakKeyDictionary[Variant, int] = WeakKeyDictionary()
+
+
+def limit_tables(variant: Variant, limit: int) -> None:
+    """Hold this variant's subset tables to `limit` bytes (estimated) instead of TABLE_BUDGET: past
+    it, lines are scanned ray by ray, a little slower and linear in memory. A server limits the
+    documents its users send (hordes.web.variant_limits); set before the variant's first Board."""
+    _TABLE_LIMITS[variant] = limit
 
 
 def forget_compiled(variant: Variant) -> None:

@@ -25,6 +25,7 @@ from typing import Any
 from starlette.concurrency import run_in_threadpool
 
 from hordes import Board, load_variant
+from hordes.core.compiled import limit_tables
 from hordes.errors import UnknownVariantError
 from hordes.variants import parse_variant
 from hordes.web.engine_queue import (
@@ -35,6 +36,7 @@ from hordes.web.engine_queue import (
     EngineBusy,
     EngineQueue,
 )
+from hordes.web.variant_limits import STORED_TABLE_BUDGET
 from hordes.web.variant_store import is_stored_name, job_document
 from hordes.web.worker_guard import die_with_parent
 
@@ -70,6 +72,7 @@ def _job_variant(variant: str) -> Any:
         if len(_job_variants) >= JOB_VARIANTS:
             _job_variants.pop(next(iter(_job_variants)))
         found = _job_variants[variant] = parse_variant(variant, "<stored>", parents=_no_parents)
+        limit_tables(found, STORED_TABLE_BUDGET)  # as the server's own copy (variant_store.py)
     return found
 
 

@@ -38,15 +38,16 @@ DEFAULT_RULES: dict[str, Rule] = {
     "analysis": Rule(60, 0.5, "engine seconds", "analysis"),
     "graph": Rule(90, 0.25, "engine seconds", "evaluation graphs"),
     # The workshop's preview builds a variant and draws it (some 50 ms of CPU) at each pause in typing.
-    "preview": Rule(60, 2, "previews", "workshop previews"),
+    "preview": Rule(60, 2, "previews (one per 4 KB of document)", "workshop previews"),
     # Accounts (accounts.py): each failed login costs one from its client's and its name's bucket;
     # signing up hashes a password (about 0.2 s of CPU), so it is limited too.
     "login": Rule(10, 1 / 30, "failed logins", "failed logins"),
     "login_name": Rule(5, 1 / 60, "failed logins", "failed logins for this username"),
     "signup": Rule(5, 1 / 120, "accounts", "signing up"),
     # Variant documents (variant_views.py): the workshop checks on each pause in typing (about one
-    # a second while someone edits); storing makes a row that is kept for good.
-    "variant_check": Rule(30, 1, "checks", "variant document checks"),
+    # a second while someone edits), a check costing one unit per 4 KB of document; storing makes
+    # a row that is kept for good.
+    "variant_check": Rule(30, 1, "checks (one per 4 KB of document)", "variant document checks"),
     "variant_save": Rule(10, 1 / 60, "documents", "storing variant documents"),
 }
 

@@ -10,9 +10,11 @@ and the reasons for them are in docs/web.md ("Variant documents").
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
-from hordes.core.tables import TABLE_BUDGET
+from hordes.core.betza import parse_betza
+from hordes.errors import HordesError
 from hordes.variants.loader import Resolved
 from hordes.web.errors import GameError
 
@@ -21,8 +23,14 @@ MAX_ROWS = 16  # ranks, and files: 16x16 is four chess boards; the core itself s
 MAX_COLS = 16
 MAX_PIECE_KINDS = 24  # letters in engine.pieces; Hordes of Change, the largest built-in, has 13
 MAX_STORED_ANCESTORS = 5  # generations of parents; khans -> orda -> chess is two
-# The estimated memory of a variant's move tables; see estimate_table_bytes.
-MAX_TABLE_BYTES = 64 * 2**20
+# The subset tables a stored variant may build (the core's default is TABLE_BUDGET, 32 MB): past it,
+# its lines are scanned instead (core.compiled.limit_tables). The core caches tables for good, so a
+# smaller share per document keeps what many documents leave behind small.
+STORED_TABLE_BUDGET = 8 * 2**20
+# The estimated memory of a variant's move tables (estimate_table_bytes); a document at every other
+# limit at once, 16x16 with 24 kinds of riders in 48 directions each, is estimated at 89 MB and
+# measured at 14 MB and 0.2 s of CPU (benchmarks/variant_limits.py): the estimate is deliberately high.
+MAX_TABLE_BYTES = 96 * 2**20
 
 
 class DocumentTooLarge(GameError):
@@ -61,20 +69,39 @@ def _int(value: Any, default: int) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
-def estimate_table_bytes(rows: int, cols: int, kinds: int) -> int:
-    """An upper estimate of the memory of a variant's move tables, from its board and piece kinds.
+def rider_directions(spec: Any) -> int:
+    """The riding directions of one piece as its document spells them (moves, pulls, restrictions);
+    0 for what does not parse (the build reports it)."""
+    if not isinstance(spec, dict):
+        return 0
+    count = 0
+    for key in ("betza", "pull", "restricts"):
+        text = spec.get(key)
+        if not isinstance(text, str):
+            continue
+        with contextlib.suppress(HordesError):
+            count += sum(len(c.vectors) for c in parse_betza(text) if c.rider)
+    return count
 
-    Per kind and colour, the core keeps a leap table (one bitboard per square) and, for its riding
-    moves, one ray per direction and square (at most 16 directions); moves and captures are built
-    apart. Every bitboard is a Python int of the board's width (28 bytes plus 4 per 30 squares) in a
-    list slot (8 bytes). The subset tables of riders are bounded by the core itself (TABLE_BUDGET).
-    The Zobrist keys add one key per piece code and square."""
+
+def estimate_table_bytes(rows: int, cols: int, directions: list[int]) -> int:
+    """An upper estimate of the memory of a variant's move tables from its board and, for each piece
+    kind, its number of riding directions.
+
+    Per kind and colour, moves and captures apart, the core keeps a leap table (one bitboard per
+    square) and one ray per riding direction and square; every bitboard is a Python int of the
+    board's width (28 bytes plus 4 per 30 squares) in a list slot (8 bytes). The Zobrist keys add
+    one per piece code and square; the tables of the whole board (the squares between two squares,
+    the king's and the pawns' zones) about 40 bytes per pair of squares and 2 KB per square. The
+    subset tables of riders are held to STORED_TABLE_BUDGET by the core, whose own estimate of them
+    runs up to a fifth low: they are counted at 1.25 times it. Measured against compile_variant with
+    tracemalloc the whole is 1.5 to 7 times what a build takes (tests/web/test_variant_store.py)."""
     squares = rows * cols
     int_bytes = 28 + 4 * (squares // 30) + 8
-    per_pattern = squares * (1 + 16) * int_bytes
-    patterns = kinds * 2 * 2  # kinds x colours x (moves, captures)
-    zobrist = kinds * 2 * squares * int_bytes
-    return patterns * per_pattern + zobrist + TABLE_BUDGET
+    patterns = sum(2 * 2 * squares * (1 + d) * int_bytes for d in directions)
+    zobrist = len(directions) * 2 * squares * int_bytes
+    board = squares * squares * 40 + squares * 2048
+    return patterns + zobrist + board + STORED_TABLE_BUDGET * 5 // 4
 
 
 def check_limits(resolved: Resolved) -> None:
@@ -102,11 +129,11 @@ def check_limits(resolved: Resolved) -> None:
             f"{cols} files is over the limit of {MAX_COLS} (boards are at most {MAX_ROWS}x{MAX_COLS})",
         )
     pieces = engine.get("pieces")
-    kinds = len(pieces) if isinstance(pieces, dict) else 0
-    if kinds > MAX_PIECE_KINDS:
-        over("engine.pieces", f"{kinds} piece kinds is over the limit of {MAX_PIECE_KINDS}")
+    pieces = pieces if isinstance(pieces, dict) else {}
+    if len(pieces) > MAX_PIECE_KINDS:
+        over("engine.pieces", f"{len(pieces)} piece kinds is over the limit of {MAX_PIECE_KINDS}")
     if not problems and rows and cols:
-        estimate = estimate_table_bytes(rows, cols, kinds)
+        estimate = estimate_table_bytes(rows, cols, [rider_directions(p) for p in pieces.values()])
         if estimate > MAX_TABLE_BYTES:
             mb = 2**20
             over(

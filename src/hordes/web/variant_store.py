@@ -32,7 +32,8 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
-from datetime import datetime
+from datetime import UTC, datetime
+from functools import cache
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
@@ -42,13 +43,19 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 
 from hordes import Variant, builtin_variants
-from hordes.core.compiled import compiled, forget_compiled
+from hordes.core.compiled import forget_compiled, limit_tables
 from hordes.errors import UnknownVariantError, VariantError
 from hordes.variants import REGISTRY, normalise_name
 from hordes.variants.loader import Resolved, split_front_matter
 from hordes.web import db
 from hordes.web.errors import Conflict, GameError, NotFound
-from hordes.web.variant_limits import MAX_STORED_ANCESTORS, OverLimit, check_limits, check_size
+from hordes.web.variant_limits import (
+    MAX_STORED_ANCESTORS,
+    STORED_TABLE_BUDGET,
+    OverLimit,
+    check_limits,
+    check_size,
+)
 
 SOURCE = "<document>"  # the source of a document being checked, in its problems
 VISIBILITIES = ("public", "unlisted")
@@ -103,6 +110,7 @@ def split_name(name: str) -> tuple[str, int | None]:
     return m["series"], int(m["version"]) if m["version"] else None
 
 
+@cache
 def _builtins() -> dict[str, Variant]:
     names: dict[str, Variant] = {}
     for variant in builtin_variants():
@@ -114,10 +122,18 @@ def _builtins() -> dict[str, Variant]:
 def builtin_text(name: str) -> tuple[str, Variant] | None:
     """The document text and variant of a built-in, by any of its names; None if there is none."""
     variant = _builtins().get(normalise_name(name))
-    if variant is None:
-        return None
+    return None if variant is None else (_builtin_file(variant), variant)
+
+
+@cache
+def _builtin_file(variant: Variant) -> str:
     with open(variant.source, encoding="utf-8") as f:  # the built-in's own file, found by its name
-        return f.read(), variant
+        return f.read()
+
+
+def _utc(stamp: datetime) -> datetime:
+    """SQLite gives back naive times; they were stored in UTC (db.now)."""
+    return stamp if stamp.tzinfo is not None else stamp.replace(tzinfo=UTC)
 
 
 @dataclass(frozen=True)
@@ -151,7 +167,7 @@ class StoredRow:
             "title": self.title,
             "author": self.author,
             "visibility": self.visibility,
-            "created": self.created_at.isoformat(),
+            "created": _utc(self.created_at).isoformat(),
             "builtin": False,
         }
         if with_document:
@@ -363,6 +379,7 @@ class VariantStore:
                 f"the stored variant {exact} no longer loads: {exc.message}", status=409
             ) from None
         variant = replace(checked.variant, slug=exact, aliases=(), source=exact)
+        limit_tables(variant, STORED_TABLE_BUDGET)
         with self._lock:
             self._cache[exact] = variant
             while len(self._cache) > CACHE_SIZE:
@@ -383,14 +400,10 @@ class VariantStore:
 
     def flattened_builtin(self, variant: Variant) -> str:
         """A built-in's document with its parents merged in."""
-        with open(variant.source, encoding="utf-8") as f:
-            text = f.read()
-        data, body = REGISTRY.resolve_data(text, variant.slug, None, parents=self.parent_text)
+        data, body = REGISTRY.resolve_data(
+            _builtin_file(variant), variant.slug, None, parents=self.parent_text
+        )
         return flat_document(data, body, variant.slug, variant.slug)
-
-    def cached_names(self) -> list[str]:
-        with self._lock:
-            return list(self._cache)
 
 
 def flat_document(data: dict[str, Any], body: str, slug: str, name: str) -> str:
@@ -455,7 +468,7 @@ def pgn_tags(variant: Variant) -> dict[str, str]:
     document on this site (a reader elsewhere can fetch it; `hordes uci` loads it as a VariantPath)."""
     if not is_stored_name(variant.slug):
         return {}
-    return {"Variant": variant.title, "VariantDocument": DOCUMENT_PATH + variant.slug}
+    return {"Variant": " ".join(variant.title.split()), "VariantDocument": DOCUMENT_PATH + variant.slug}
 
 
 def pgn_resolver(tags: Mapping[str, str]) -> Variant | None:
@@ -490,9 +503,3 @@ def _pgn_lookup(name: str) -> Variant:
         raise UnknownVariantError(exc.message) from None
     except GameError as exc:  # stored but no longer loads
         raise UnknownVariantError(exc.message) from None
-
-
-def warm(variant: Variant) -> None:
-    """Build the variant's move tables now (on storing: a document whose tables cannot be built
-    fails here, not in a game)."""
-    compiled(variant)

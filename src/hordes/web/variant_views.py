@@ -22,12 +22,13 @@ from hordes.web.common import parse_json_object, read_body, string_field
 from hordes.web.errors import GameError, NotFound
 from hordes.web.positions import variant_info
 from hordes.web.ratelimit import rate_limit
-from hordes.web.variant_limits import MAX_STORED_BYTES
+from hordes.web.variant_limits import MAX_STORED_BYTES, check_size
 from hordes.web.variant_store import VariantStore, builtin_text, is_stored_name
 from hordes.web.variants import MAX_NAME, playable
 
 # A document is sent as a JSON string: quotes and newlines escaped, it stays under twice its size.
 MAX_DOCUMENT_BODY = 2 * MAX_STORED_BYTES + 4096
+CHECK_UNIT = 4096  # characters of document per unit of the "variant_check" rate limit
 CHECK_CACHE = 128  # answers of recent checks, by the document's hash (the editor re-sends unchanged text)
 
 
@@ -54,6 +55,7 @@ async def _document(request: Request) -> tuple[dict[str, Any], str]:
     text = body.get("document")
     if not isinstance(text, str) or not text.strip():
         raise GameError("'document' must be the text of a variant document", code="bad_request")
+    check_size(text)  # 413 before anything else, the rate limit's cost included
     return body, text
 
 
@@ -84,8 +86,9 @@ def _check_cache(request: Request) -> _CheckCache:
 
 async def api_check_variant(request: Request) -> Response:
     """Validate a document without storing it (the workshop calls this on each pause in typing)."""
-    rate_limit(request, "variant_check")
     _, text = await _document(request)
+    # Reading the YAML is most of the cost (about 3 ms of CPU per KB): a long document costs more.
+    rate_limit(request, "variant_check", max(1.0, len(text) / CHECK_UNIT))
     key = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
     cache = _check_cache(request)
     answer = cache.get(key)

@@ -73,7 +73,7 @@ def stored_variant(slug: str) -> Variant:
     """The variant of a stored game, or VariantUnavailable (409) when this server cannot play it."""
     try:
         return web_variant(slug)
-    except UnknownVariant:
+    except GameError:  # not on the list, or a stored document that no longer loads (variant_store.py)
         raise VariantUnavailable(
             f"this game's variant ({slug[:MAX_NAME]!r}) is not available on this server"
         ) from None

@@ -36,7 +36,7 @@ from hordes.web.pages import render
 from hordes.web.ratelimit import client_of, rate_limit
 from hordes.web.variant_limits import check_size
 from hordes.web.variant_store import InvalidVariant, VariantStore
-from hordes.web.variant_views import MAX_DOCUMENT_BODY
+from hordes.web.variant_views import CHECK_UNIT, MAX_DOCUMENT_BODY
 
 EXAMPLES_DIR = Path(REGISTRY.directory) / "examples"
 _RUN_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
@@ -144,8 +144,8 @@ def _preview_text(request: Request, text: str) -> dict[str, Any]:
 
 async def api_preview(request: Request) -> Response:
     """POST /api/workshop/preview {"document"}: 200 with the pictures, or 422 with the problems."""
-    rate_limit(request, "preview")
-    text, _ = await _document(request)
+    text, _ = await _document(request)  # a document over the size limit is 413 before any charge
+    rate_limit(request, "preview", max(1.0, len(text) / CHECK_UNIT))
     return JSONResponse(await run_in_threadpool(_preview_text, request, text))
 
 

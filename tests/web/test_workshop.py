@@ -21,6 +21,8 @@ from starlette.testclient import TestClient
 from hordes import load_variant
 from hordes.variants import REGISTRY
 from hordes.web import balance, db, editor, workshop
+from hordes.web.app import create_app
+from hordes.web.ratelimit import RateLimiter, Rule
 from hordes.web.security import CSP
 
 ORDA = (Path(REGISTRY.directory) / "orda.md").read_text("utf-8")
@@ -201,3 +203,18 @@ def test_p3_starting_points_are_the_builtins_then_the_examples(
     assert builtins == [p.stem for p in REGISTRY.builtin_paths()]
     assert [(s["title"], s["group"]) for s in starts[len(builtins) :]] == [("Mirror Test", "example")]
     assert all(s["document"].startswith("---") for s in starts)
+
+
+def test_p3_previews_are_rate_limited_per_client_by_document_size(tmp_path: Path) -> None:
+    limiter = RateLimiter({"preview": Rule(4, 1 / 600, "previews", "workshop previews")}, clock=lambda: 0.0)
+    with TestClient(create_app(data_dir=tmp_path, engine_workers=0, rate_limits=limiter)) as client:
+        assert client.post("/api/workshop/preview", json={"document": ORDA}).status_code == 200  # 1.3 units
+        assert client.post("/api/workshop/preview", json={"document": ORDA}).status_code == 200  # 2.5
+        assert client.post("/api/workshop/preview", json={"document": ORDA}).status_code == 200  # 3.8
+        refused = client.post("/api/workshop/preview", json={"document": ORDA})
+        assert refused.status_code == 429 and refused.json()["error"] == "rate_limited"
+        assert int(refused.headers["Retry-After"]) >= 1
+        # No engine on this server: quick balance is refused at once, with nothing started.
+        r = client.post("/api/workshop/balance", json={"document": ORDA})
+        assert r.status_code == 503 and r.json()["error"] == "engine_busy"
+        assert client.app.state.balance.active() == []  # type: ignore[attr-defined]

@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from hordes import load_variant
 from hordes.web.editor import WORKSHOP_CSP, installed
 from hordes.web.workshop import EXAMPLES_DIR
 from tests.web.test_browser import base, browser, click, settle, shots, wait_ply, watch
@@ -79,6 +80,12 @@ def test_p3_workshop_from_orda_to_orda_mirror_balance_and_play(browser: Any, bas
         page = context.new_page()
         response = page.goto(base + "/workshop")
         assert response.headers["content-security-policy"] == WORKSHOP_CSP
+        # "New from parent": a document of its own that changes nothing yet, drawn as its parent.
+        page.select_option("#ws-parent", "khans")
+        page.click("#ws-new")
+        wait_status(page, "ok", "My khans variant")
+        assert page.inner_text("#ws-fen") == load_variant("khans").start_fen
+        # Start from Orda.
         page.select_option("#ws-start", label="Orda Chess")
         page.click("#ws-load")
         wait_status(page, "ok")
@@ -93,6 +100,8 @@ def test_p3_workshop_from_orda_to_orda_mirror_balance_and_play(browser: Any, bas
         listed = page.inner_text("#ws-problems")
         assert "line 15, engine.setup" in listed and "'X' is not a piece" in listed
         assert page.locator(".ws-preview.stale").count() == 1
+        page.hover(".cm-lintRange-error")  # the message also shows over the marked line
+        page.wait_for_selector(".cm-tooltip-lint:has-text(\"'X' is not a piece\")")
         # The phone's screenshot shows the broken line with its marks (the editor scrolled to it).
         resize(page, PHONE)
         assert fits(page), "the workshop is wider than a phone"

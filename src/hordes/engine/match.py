@@ -24,7 +24,7 @@ from hordes.core.position import Board
 from hordes.engine.client import EngineError
 from hordes.engine.players import Clock, Player, parse_player
 from hordes.errors import HordesError, IllegalMoveError
-from hordes.variants import load_variant
+from hordes.variants import Variant, load_variant
 
 
 # ----- configuration -------------------------------------------------------------------------------
@@ -181,9 +181,11 @@ class GameJob:
     seed: int
 
 
-def play_game(job: GameJob) -> GameResult:
-    """Play one game to its end (or adjudication). Engine failures lose the game for that engine."""
-    variant = load_variant(job.variant)
+def play_game(job: GameJob, variant: Variant | None = None) -> GameResult:
+    """Play one game to its end (or adjudication). Engine failures lose the game for that engine.
+    `variant`: the rules, when they are no document `load_variant` finds by the job's name (a draft
+    of the web app's workshop); by default the variant named by `job.variant`."""
+    variant = variant if variant is not None else load_variant(job.variant)
     board = Board(variant, job.opening.fen)
     for text in job.opening.moves:
         board.push_uci(text)

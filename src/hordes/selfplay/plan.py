@@ -18,7 +18,7 @@ from hordes.core import movegen
 from hordes.core.position import Board
 from hordes.engine.match import GameJob, Opening, TimeControl
 from hordes.errors import HordesError
-from hordes.variants import load_variant
+from hordes.variants import Variant, load_variant
 
 # Draws of the stream without a new sequence before the book counts as exhausted.
 BOOK_ATTEMPTS = 200
@@ -46,9 +46,10 @@ def derived_seed(seed: int, *parts: object) -> int:
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big") >> 1
 
 
-def distinct_book(variant: str, count: int, plies: int, seed: int) -> list[Opening]:
-    """The first `count` openings of the run's random book (see the module doc)."""
-    v = load_variant(variant)
+def distinct_book(variant: str | Variant, count: int, plies: int, seed: int) -> list[Opening]:
+    """The first `count` openings of the run's random book (see the module doc); `variant` by name,
+    or the Variant itself."""
+    v = variant if isinstance(variant, Variant) else load_variant(variant)
     rng = random.Random(derived_seed(seed, "book", v.slug, plies))
     seen: set[tuple[str, ...]] = set()
     found: list[Opening] = []

@@ -22,6 +22,7 @@ from starlette.types import ASGIApp
 
 from hordes.web import bus, clocks, db, lobby, pages, redact, security, variant_store
 from hordes.web.accounts import AccountService
+from hordes.web.balance import BalanceRuns
 from hordes.web.common import game_error
 from hordes.web.engine_pool import EngineBusy, EnginePool
 from hordes.web.engine_queue import ANALYSIS_PER_CLIENT, ANALYSIS_TOTAL
@@ -112,6 +113,7 @@ def create_app(
     live = Live(service, pool, engine_movetime, clock, events)
     seeks = SeekService(engine, service, now=clock.now)
     lobby_hub = lobby.Lobby(seeks, clock, grace=seek_grace, bus=bus.Channel(events, "lobby"))
+    balance_runs = BalanceRuns(pool)  # the workshop's quick balance (balance.py)
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -124,6 +126,7 @@ def create_app(
             yield
         finally:
             await lobby_hub.close()
+            await balance_runs.close()
             await live.close()
             await events.close()
             pool.shutdown()
@@ -153,6 +156,7 @@ def create_app(
     app.state.live = live
     app.state.seeks = seeks
     app.state.lobby = lobby_hub
+    app.state.balance = balance_runs
     app.state.bus = events
     app.state.clock_min_base = clock_min_base
     app.state.templates = jinja2.Environment(

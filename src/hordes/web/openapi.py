@@ -702,6 +702,89 @@ def _paths() -> dict[str, Any]:
     }
 
 
+# ----- the variant workshop (workshop.py, balance.py) ----------------------------------------------
+_DOCUMENT = {
+    "type": "string",
+    "description": "a variant document: YAML front matter and Markdown, at most 64 KB",
+}
+_BALANCE_RUN = {
+    "type": "object",
+    "properties": {
+        "id": {"type": "string"},
+        "status": {"enum": ["running", "done", "stopped", "failed"]},
+        "games": {"type": "integer"},
+        "played": {"type": "integer"},
+        "white": {"type": "integer", "description": "games White won"},
+        "black": {"type": "integer"},
+        "draws": {"type": "integer"},
+        "lengths": {
+            "type": ["object", "null"],
+            "description": "plies of the games played: median, min, max",
+        },
+        "terminations": {"type": "object", "additionalProperties": {"type": "integer"}},
+        "message": {"type": "string", "description": "why a run stopped or failed"},
+        "settings": {"type": "object", "description": "clock, engine level, ply and time bounds"},
+    },
+}
+
+
+def _workshop_paths() -> dict[str, Any]:
+    return {
+        "/api/workshop/preview": {
+            "post": {
+                "summary": "Check a variant document and draw it: start position, piece movements, rules",
+                "description": "Nothing is stored. SVG strings from hordes.svg and the rules article as "
+                "/variants/{slug} renders it (raw HTML of the document shown as text).",
+                "requestBody": _body(
+                    {"type": "object", "required": ["document"], "properties": {"document": _DOCUMENT}}
+                ),
+                "responses": {
+                    "200": _ok("The pictures: board, pieces[].diagram, rules", {"type": "object"}),
+                    **_DOCUMENT_ERRORS,
+                    **_LIMITED,
+                },
+            }
+        },
+        "/api/workshop/balance": {
+            "post": {
+                "summary": "Quick balance: start a short self-play run of a document (poll it by its id)",
+                "description": "The engine against itself at level 2 and 1+0.01, each game one job of the "
+                "engine queue's analysis class (live games' moves go first). One run at a time per client; "
+                "a run stops after 240 s.",
+                "requestBody": _body(
+                    {
+                        "type": "object",
+                        "required": ["document"],
+                        "properties": {
+                            "document": _DOCUMENT,
+                            "games": {"type": "integer", "minimum": 2, "maximum": 40, "default": 20},
+                        },
+                    }
+                ),
+                "responses": {
+                    "202": _ok("The run, just started", _BALANCE_RUN),
+                    **_DOCUMENT_ERRORS,
+                    "400": _ok("Malformed request, or `games` out of range (bad_games)", _ref("Error")),
+                    "429": _ok("This client's run is still playing: see Retry-After", _ref("Error")),
+                    "503": _ok("Too many runs at once, or no engine on this server", _ref("Error")),
+                },
+            }
+        },
+        "/api/workshop/balance/{run_id}": {
+            "get": {
+                "summary": "A quick balance run: its progress, and at the end the split and game lengths",
+                "parameters": [
+                    {"name": "run_id", "in": "path", "required": True, "schema": {"type": "string"}}
+                ],
+                "responses": {
+                    "200": _ok("The run", _BALANCE_RUN),
+                    "404": _ok("No run with this id (finished runs are kept 10 minutes)", _ref("Error")),
+                },
+            }
+        },
+    }
+
+
 def openapi_schema() -> dict[str, Any]:
     return {
         "openapi": "3.1.0",
@@ -714,6 +797,6 @@ def openapi_schema() -> dict[str, Any]:
             '{"error": code, "message": text} with a 4xx status.',
             "license": {"name": "GPL-3.0-or-later", "identifier": "GPL-3.0-or-later"},
         },
-        "paths": _paths(),
+        "paths": {**_paths(), **_workshop_paths()},
         "components": {"schemas": SCHEMAS},
     }

@@ -37,6 +37,8 @@ DEFAULT_RULES: dict[str, Rule] = {
     "pgn": Rule(256, 4, "KB of PGN", "PGN import"),
     "analysis": Rule(60, 0.5, "engine seconds", "analysis"),
     "graph": Rule(90, 0.25, "engine seconds", "evaluation graphs"),
+    # The workshop's preview builds a variant and draws it (some 50 ms of CPU) at each pause in typing.
+    "preview": Rule(60, 2, "previews (one per 4 KB of document)", "workshop previews"),
     # Accounts (accounts.py): each failed login costs one from its client's and its name's bucket;
     # signing up hashes a password (about 0.2 s of CPU), so it is limited too.
     "login": Rule(10, 1 / 30, "failed logins", "failed logins"),

@@ -8,7 +8,17 @@ from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
-from hordes.web import account_views, analysis, api, lobby, metrics, pages, variant_views
+from hordes.web import (
+    account_views,
+    analysis,
+    api,
+    editor,
+    lobby,
+    metrics,
+    pages,
+    variant_views,
+    workshop,
+)
 
 HERE = Path(__file__).parent
 STATIC_DIR = HERE / "static"
@@ -37,6 +47,7 @@ def routes() -> list[BaseRoute]:
         Route("/login", account_views.login_submit, methods=["POST"]),
         Route("/logout", account_views.logout_submit, methods=["POST"]),
         Route("/@/{username}", account_views.player_page, methods=["GET"]),  # a player's page
+        Route("/workshop", workshop.workshop_page, methods=["GET"]),  # write a variant document
         Route("/api/docs", pages.api_docs, methods=["GET"]),
         Route("/openapi.json", pages.openapi_json, methods=["GET"]),
         Route("/metrics", metrics.metrics_endpoint, methods=["GET"]),  # Prometheus text, per process
@@ -65,6 +76,10 @@ def routes() -> list[BaseRoute]:
         Route("/api/analysis/line", analysis.api_analysis_line, methods=["POST"]),
         Route("/api/pgn/import", analysis.api_pgn_import, methods=["POST"]),
         Route("/api/pgn/export", analysis.api_pgn_export, methods=["POST"]),
+        # the variant workshop (workshop.py, balance.py)
+        Route("/api/workshop/preview", workshop.api_preview, methods=["POST"]),
+        Route("/api/workshop/balance", workshop.api_balance_start, methods=["POST"]),
+        Route("/api/workshop/balance/{run_id}", workshop.api_balance_get, methods=["GET"]),
         # accounts (a session cookie) and players
         Route("/api/account", account_views.api_account, methods=["GET"]),
         Route("/api/account/signup", account_views.api_signup, methods=["POST"]),
@@ -86,5 +101,7 @@ def routes() -> list[BaseRoute]:
         # ----- files -----------------------------------------------------------------------------
         Mount("/static", StaticFiles(directory=STATIC_DIR), name="static"),
         # chessgroundx's ES modules and CSS, as npm installed them (no bundler)
+        # CodeMirror's ES modules for the workshop's editor, only those editor.py lists
+        Route(editor.URL_PREFIX + "{path:path}", editor.codemirror_module, methods=["GET"]),
         Mount("/vendor/chessgroundx", StaticFiles(directory=CHESSGROUNDX_DIR, check_dir=False), name="cgx"),
     ]

@@ -45,10 +45,14 @@ KEEP_SECONDS = 600.0  # a finished run's result stays readable this long
 GAME_SECONDS = 2 * BASE_SECONDS + INCREMENT * MAX_PLIES
 
 
-def play_balance_game(variant: Variant, number: int, moves: tuple[str, ...], seed: int) -> dict[str, Any]:
+def play_balance_game(document: str, number: int, moves: tuple[str, ...], seed: int) -> dict[str, Any]:
     """One game of a run (runs in an engine worker): the engine against itself from the opening
-    `moves`; its result, how it ended and its length in plies."""
+    `moves`; its result, how it ended and its length in plies. The variant comes as its flattened
+    document, built once per worker: a built Variant does not pickle in the compiled build."""
     from hordes.engine.match import GameJob, Opening, TimeControl, play_game
+    from hordes.web.engine_pool import job_variant
+
+    variant = job_variant(document)
 
     spec = f"hordes:level={LEVEL}"
     job = GameJob(
@@ -136,7 +140,7 @@ class BalanceRuns:
             r for r in self._runs.values() if r.status == "running" and (client is None or r.client == client)
         ]
 
-    def start(self, variant: Variant, games: int, client: str) -> BalanceRun:
+    def start(self, variant: Variant, document: str, games: int, client: str) -> BalanceRun:
         """A new run, or EngineBusy: 429 while this client has one running, 503 past MAX_RUNS."""
         self._forget_old()
         if not self.pool.searches:
@@ -157,7 +161,7 @@ class BalanceRuns:
             )
         run = BalanceRun(secrets.token_urlsafe(9), client, variant.title, games, self.clock())
         self._runs[run.id] = run
-        task = asyncio.get_running_loop().create_task(self._play(run, variant))
+        task = asyncio.get_running_loop().create_task(self._play(run, variant, document))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
         return run
@@ -169,7 +173,7 @@ class BalanceRuns:
     def _time_left(self, run: BalanceRun) -> float:
         return RUN_SECONDS - (self.clock() - run.started)
 
-    async def _play(self, run: BalanceRun, variant: Variant) -> None:
+    async def _play(self, run: BalanceRun, variant: Variant, document: str) -> None:
         seed = secrets.randbits(31)
         try:
             from starlette.concurrency import run_in_threadpool
@@ -184,7 +188,7 @@ class BalanceRuns:
                         run.message = f"stopped after {RUN_SECONDS:g} s with {len(run.results)} games played"
                         return
                     result = await self.pool.queue.run(
-                        ANALYSIS, play_balance_game, variant, number, book[number - 1], seed + number,
+                        ANALYSIS, play_balance_game, document, number, book[number - 1], seed + number,
                         client=f"balance:{run.client}", seconds=GAME_SECONDS,
                     )  # fmt: skip
                 run.results.append(result)

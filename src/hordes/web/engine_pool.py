@@ -63,7 +63,7 @@ _job_variants: dict[str, Any] = {}  # a worker's variants of stored documents, b
 JOB_VARIANTS = 16
 
 
-def _job_variant(variant: str) -> Any:
+def job_variant(variant: str) -> Any:
     """A built-in by its name, or the variant of a stored document sent whole (job_document)."""
     if not variant.startswith("---"):
         return load_variant(variant)
@@ -77,7 +77,7 @@ def _job_variant(variant: str) -> Any:
 
 
 def _board(variant: str, start_fen: str, moves: list[str]) -> Board:
-    board = Board(_job_variant(variant), start_fen)
+    board = Board(job_variant(variant), start_fen)
     for uci in moves:
         board.push_uci(uci)
     return board

@@ -413,6 +413,12 @@ class VariantStore:
             raise GameError(f"the stored variant {row.name} no longer loads: {exc}", status=409) from None
         return flat_document(data, body, slug or row.slug, row.name)
 
+    def flattened_text(self, text: str, variant: Variant) -> str:
+        """An unstored, checked document with its parents merged in, loadable on its own: what a
+        worker process gets (a built Variant does not pickle in the compiled build)."""
+        data, body = REGISTRY.resolve_data(text, SOURCE, None, parents=self.parent_text)
+        return flat_document(data, body, variant.slug, variant.slug)
+
     def flattened_builtin(self, variant: Variant) -> str:
         """A built-in's document with its parents merged in."""
         data, body = REGISTRY.resolve_data(

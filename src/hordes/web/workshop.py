@@ -163,8 +163,10 @@ async def api_balance_start(request: Request) -> Response:
     games = int_field(
         body.get("games", balance.GAMES), "games", balance.MIN_GAMES, balance.MAX_GAMES, code="bad_games"
     )
+    store: VariantStore = request.app.state.variant_store
     variant = await run_in_threadpool(check_document, request, text)
-    run = runs(request).start(variant, games, client_of(request))
+    document = await run_in_threadpool(store.flattened_text, text, variant)
+    run = runs(request).start(variant, document, games, client_of(request))
     return JSONResponse(run.view(), status_code=202, headers={"Location": f"/api/workshop/balance/{run.id}"})
 
 

@@ -255,6 +255,25 @@ def _engine_claims(md: sa.MetaData) -> sa.Table:
 engine_claims = _engine_claims(metadata)
 
 
+# ----- who is connected, on every process (migration 10, _m10_presence; presence.py) ------------------
+def _presence(md: sa.MetaData) -> sa.Table:
+    """Each server process's count of open sockets per subject (a game's seat, a lobby client), and
+    when it last said so. Only the owner changes its rows, except to clear those of a process that
+    stopped renewing them (presence.py)."""
+    return sa.Table(
+        "presence",
+        md,
+        sa.Column("subject", sa.String(120), primary_key=True),  # "g:<game>:<seat>" or "l:<lobby key>"
+        sa.Column("owner", sa.String(32), primary_key=True),  # the server process
+        sa.Column("sockets", sa.Integer, nullable=False),
+        sa.Column("seen_ms", sa.BigInteger, nullable=False),  # epoch ms of the owner's last word
+        sa.Index("ix_presence_owner", "owner", "seen_ms"),
+    )
+
+
+presence = _presence(metadata)
+
+
 def now() -> datetime:
     return datetime.now(UTC)
 
@@ -324,6 +343,10 @@ def _m9_engine_claims(conn: Connection) -> None:
     _engine_claims(sa.MetaData()).create(conn)
 
 
+def _m10_presence(conn: Connection) -> None:
+    _presence(sa.MetaData()).create(conn)
+
+
 # Ordered: migration n (1-based) brings the schema from version n-1 to n. Never edit a released one;
 # add a new function at the end.
 MIGRATIONS: tuple[Callable[[Connection], None], ...] = (
@@ -336,6 +359,7 @@ MIGRATIONS: tuple[Callable[[Connection], None], ...] = (
     _m7_offers,
     _m8_bus_events,
     _m9_engine_claims,
+    _m10_presence,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -274,6 +274,26 @@ class GameService:
                     entry.board, entry.line = board, line  # never replace a newer board with an older one
             yield board
 
+    def follow(self, game_id: str, ply: int, uci: str) -> None:
+        """Another process stored `uci`, making the game `ply` moves long: push it onto this process's
+        cached board if that board stands just before it, so that the next move here need not rebuild
+        the board from the stored moves. Never waits: a board in use is left (and rebuilt on its next
+        use if it fell behind). A wrong guess costs only that rebuild: every use checks the cached
+        board against the row's ply and line."""
+        with self._cache_lock:
+            entry = self._boards.get(game_id)
+        if entry is None or not entry.lock.acquire(blocking=False):
+            return
+        try:
+            board = entry.board
+            if board is not None and len(board.move_stack) == ply - 1:
+                try:
+                    board.push_uci(uci)
+                except ValueError:
+                    entry.board = None
+        finally:
+            entry.lock.release()
+
     def _forget(self, game_id: str) -> None:
         with self._cache_lock:
             entry = self._boards.get(game_id)

@@ -280,3 +280,36 @@ def test_issue15_p1_a_killed_process_clients_reconnect_to_the_other_and_lose_not
             black.close()
         stored_moves = [m["uci"] for m in api(b, f"/api/games/{game_id}")["moves"]]
         assert stored_moves == [*line, "f1b5"]
+
+
+def test_issue15_p1_another_process_move_keeps_this_process_board_cache_and_a_misfit_drops_it(
+    tmp_path: Path,
+) -> None:
+    """Two game services (two processes' worth of cache) on one database. A's moves, told to B as
+    its bus would (`follow`), advance B's cached board in place, so B's own next move uses that board
+    rather than one rebuilt from the stored moves. A move that does not reach the position the
+    event names (events can arrive out of order) drops B's board, which B's next move rebuilds."""
+    from hordes.web import db
+    from hordes.web.games import GameService
+
+    engine = db.make_engine(db.database_url(None, tmp_path))
+    db.migrate(engine)
+    a, b = GameService(engine), GameService(engine)
+    try:
+        made = a.create("chess", white="human", black="human", creator="white")
+        white = made.tokens["white"]
+        black = b.join(made.id, made.invite).token
+        b.state(made.id)  # B has the game's board cached, at ply 0
+        cached = b._boards[made.id].board
+        told = a.move(made.id, white, "e2e4")
+        b.follow(made.id, told["ply"], told["uci"], told["fen"])
+        assert b._boards[made.id].board is cached and len(cached.move_stack) == 1
+        b.move(made.id, black, "e7e5")
+        assert b._boards[made.id].board is cached and len(cached.move_stack) == 2
+        told = a.move(made.id, white, "g1f3")
+        b.follow(made.id, told["ply"], "b1c3", told["fen"])  # not the stored move: dropped
+        assert b._boards[made.id].board is None
+        b.move(made.id, black, "b8c6")
+        assert [m["uci"] for m in b.state(made.id)["moves"]] == ["e2e4", "e7e5", "g1f3", "b8c6"]
+    finally:
+        engine.dispose()

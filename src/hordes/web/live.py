@@ -295,9 +295,9 @@ class Live:
         is a conditional update (games.py), so one process ends the game and the others find it over."""
         game_id, event = str(message["game"]), message["event"]
         if isinstance(event, dict) and event.get("type") == "move":
-            ply, uci = event.get("ply"), event.get("uci")
-            if isinstance(ply, int) and isinstance(uci, str):
-                self.service.follow(game_id, ply, uci)  # this process's next move needs no rebuild
+            ply, uci, fen = event.get("ply"), event.get("uci"), event.get("fen")
+            if isinstance(ply, int) and isinstance(uci, str) and isinstance(fen, str):
+                self.service.follow(game_id, ply, uci, fen)  # this process's next move needs no rebuild
         await self._send_local(game_id, event)
         if isinstance(event, dict) and isinstance(event.get("clock"), dict):
             self._arm(game_id, event)

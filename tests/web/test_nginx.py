@@ -24,8 +24,13 @@ from pathlib import Path
 import pytest
 
 from tests.pg_cluster import Cluster
+from tests.web.conftest import TEST_DATABASE
 from tests.web.live_server import free_port, server_processes
 from tests.web.test_postgres import api, wait_for, ws
+
+# These tests start their own PostgreSQL databases: the suite's second pass over tests/web (on
+# PostgreSQL, HORDES_TEST_DATABASE=postgresql) would only run them again.
+pytestmark = pytest.mark.skipif(TEST_DATABASE == "postgresql", reason="run in the first pass already")
 
 DEPLOY = Path(__file__).resolve().parents[2] / "docs" / "deploy.md"
 

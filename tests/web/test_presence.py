@@ -27,9 +27,14 @@ from hordes.web.app import create_app
 from hordes.web.lobby import GRACE, PLAYER_HEADER
 from hordes.web.timeouts import ManualClock
 from tests.pg_cluster import Cluster
+from tests.web.conftest import TEST_DATABASE
 from tests.web.live_server import server_processes
 from tests.web.test_postgres import api, wait_for
 from tests.web.test_scale_out import seat_socket
+
+# These tests start their own PostgreSQL databases: the suite's second pass over tests/web (on
+# PostgreSQL, HORDES_TEST_DATABASE=postgresql) would only run them again.
+pytestmark = pytest.mark.skipif(TEST_DATABASE == "postgresql", reason="run in the first pass already")
 
 ANN = {PLAYER_HEADER: "ann-" + "a" * 30}
 

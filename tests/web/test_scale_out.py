@@ -20,8 +20,13 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from tests.pg_cluster import Cluster
+from tests.web.conftest import TEST_DATABASE
 from tests.web.live_server import server_processes
 from tests.web.test_postgres import api, wait_for
+
+# These tests start their own PostgreSQL databases: the suite's second pass over tests/web (on
+# PostgreSQL, HORDES_TEST_DATABASE=postgresql) would only run them again.
+pytestmark = pytest.mark.skipif(TEST_DATABASE == "postgresql", reason="run in the first pass already")
 
 FRAME_BOUND = 10.0  # seconds a frame may take: only a lost event reaches it
 

@@ -5,7 +5,9 @@
 - a lobby reload that lands on another process keeps the creator's seeks, which go only after the
   creator's last lobby socket on any process closed (two app instances on one database, each with
   its own bus, presence rows and ManualClock, so the grace passes when the test says);
-- the rows of a process that died lapse, and exactly one live process takes them over.
+- the rows of a process that died lapse, and exactly one live process takes them over: it tells
+  the game's watchers the seat left, and starts the seek creator's grace, from the dead process's
+  last renewal.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ import pytest
 import sqlalchemy as sa
 from starlette.testclient import TestClient
 
-from hordes.web import db, presence
+from hordes.web import clocks, db, presence
 from hordes.web.app import create_app
 from hordes.web.lobby import GRACE, PLAYER_HEADER
 from hordes.web.timeouts import ManualClock
@@ -179,3 +181,54 @@ def test_issue15_p2_a_dead_process_rows_lapse_and_one_process_takes_them_over(pg
             assert conn.execute(sa.select(sa.func.sum(db.presence.c.sockets))).scalar_one() == 0
     finally:
         engine.dispose()
+
+
+def test_issue15_p2_a_dead_process_players_are_told_gone_and_its_seek_creators_seeks_expire(
+    pg_url: str,
+) -> None:
+    """A process died holding Black's socket of a clock game and Ann's lobby socket (its rows, not
+    renewed past the lease). The live process's renewal takes them over: the game's watchers hear
+    Black left when the dead process last renewed, and Ann's seek expires a grace after that."""
+    clock = ManualClock()
+    with instance(pg_url, clock) as a:
+        state = a.app.state  # type: ignore[attr-defined]
+        body = {"variant": "chess", "opponent": "friend", "color": "white", "clock": {"base": 600}}
+        g = a.post("/api/games", json=body).json()
+        a.cookies.clear()
+        assert a.post(f"/api/games/{g['id']}/join", json={"invite": g["invite_token"]}).status_code == 200
+        a.cookies.clear()
+        r = a.post("/api/seeks", json={"variant": "chess"}, headers=ANN)
+        seek_id = r.json()["seek"]["id"]
+        a.cookies.clear()
+        with state.db.connect() as conn:
+            key = conn.execute(sa.select(db.seeks.c.creator_key).where(db.seeks.c.id == seek_id)).scalar_one()
+        seen = int(clock.now() * 1000)  # the dead process's last renewal: it dies now
+        dead = presence.Presence(state.db, "dead", lambda: seen)
+        dead.change(presence.seat_subject(g["id"], "black"), 1)
+        dead.change(presence.lobby_subject(key), 1)
+        with a.websocket_connect(f"/ws/game/{g['id']}") as watcher, a.websocket_connect("/ws/lobby") as lobby:
+            assert watcher.receive_json()["presence"]["black"] == {"online": True, "claim_at": None}
+            lobby.receive_json()
+            advance(a, presence.LEASE_MS / 1000 + 1)  # its lease runs out
+
+            async def renew() -> None:
+                await presence.renew(state.live.presence, state.live.lapsed, state.lobby.lapsed)
+
+            assert a.portal is not None
+            a.portal.call(renew)
+            watcher.send_json(
+                {"type": "ping"}
+            )  # answered after anything sent before: no wait on a lost frame
+            assert watcher.receive_json() == {
+                "type": "presence", "id": g["id"], "seat": "black", "online": False,
+                "claim_at": seen + clocks.CLAIM_AFTER_MS,
+            }  # fmt: skip
+            advance(a, 0)  # the grace, counted from the dead process's last renewal, is over by now
+            assert seek_state(a, seek_id) == "expired"
+            lobby.send_json({"type": "ping"})
+            assert lobby.receive_json() == {
+                "type": "seek_removed",
+                "id": seek_id,
+                "reason": "expired",
+                "mine": False,
+            }

@@ -130,23 +130,32 @@ async def keep_renewed(
     seat_left: Callable[[str, str, int], Awaitable[None]],
     lobby_left: Callable[[str, int], None],
 ) -> None:
-    """Every HEARTBEAT_S seconds (real time: a lease is about processes being alive): renew this
-    process's rows and hand the subjects of dead processes to `seat_left(game, seat, seen_ms)` or
-    `lobby_left(key, seen_ms)`. Runs until cancelled."""
+    """Every HEARTBEAT_S seconds (real time: a lease is about processes being alive), `renew`.
+    Runs until cancelled."""
     while True:
         await asyncio.sleep(HEARTBEAT_S)
+        await renew(presence, seat_left, lobby_left)
+
+
+async def renew(
+    presence: Presence,
+    seat_left: Callable[[str, str, int], Awaitable[None]],
+    lobby_left: Callable[[str, int], None],
+) -> None:
+    """Renew this process's rows and hand the subjects of dead processes that this process took
+    over to `seat_left(game, seat, seen_ms)` or `lobby_left(key, seen_ms)`."""
+    try:
+        lapsed = await anyio.to_thread.run_sync(presence.heartbeat)
+    except Exception:
+        log.warning("renewing the presence rows failed; trying again soon", exc_info=True)
+        return
+    for item in lapsed:
+        kind, _, rest = item.subject.partition(":")
         try:
-            lapsed = await anyio.to_thread.run_sync(presence.heartbeat)
+            if kind == "g":
+                game_id, _, seat = rest.rpartition(":")
+                await seat_left(game_id, seat, item.seen_ms)
+            elif kind == "l":
+                lobby_left(rest, item.seen_ms)
         except Exception:
-            log.warning("renewing the presence rows failed; trying again soon", exc_info=True)
-            continue
-        for item in lapsed:
-            kind, _, rest = item.subject.partition(":")
-            try:
-                if kind == "g":
-                    game_id, _, seat = rest.rpartition(":")
-                    await seat_left(game_id, seat, item.seen_ms)
-                elif kind == "l":
-                    lobby_left(rest, item.seen_ms)
-            except Exception:
-                log.exception("telling of %s, whose process stopped, failed", item.subject)
+            log.exception("telling of %s, whose process stopped, failed", item.subject)

@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck docs pytest bench clean frontend chromium
+.PHONY: run test lint typecheck docs pytest bench clean frontend chromium nginx
 
 # The installed metadata carries the version, which lives in src/hordes/_version.py. The install
 # compiles the modules listed in src/hordes/buildinfo.py with mypyc (setup.py), so the stamp depends on
@@ -37,6 +37,12 @@ frontend: $(NODE_MODULES)
 # Debian's Chromium for the browser tests (Playwright drives it; no browser is ever downloaded).
 chromium:
 	@command -v chromium >/dev/null || { [ "$$(id -u)" = 0 ] && (apt-get update -qq && apt-get install -y -qq chromium) >/dev/null 2>&1; } || echo "warning: could not install chromium (the browser tests will be skipped)"
+
+# Debian's nginx for tests/web/test_nginx.py (docs/deploy.md's proxy config in front of two servers).
+# The package starts a system nginx on port 80 where it can (systemd); the tests run their own on a
+# free port, so that one is stopped and disabled at once: no daemon outlives the install.
+nginx:
+	@command -v nginx >/dev/null || test -x /usr/sbin/nginx || { [ "$$(id -u)" = 0 ] && (apt-get update -qq && apt-get install -y -qq nginx) >/dev/null 2>&1 && { systemctl disable --now nginx >/dev/null 2>&1 || service nginx stop >/dev/null 2>&1 || true; }; } || echo "warning: could not install nginx (its test skips, or fails under CI=true)"
 
 # `make run` starts the web app on http://127.0.0.1:8000; `make run ARGS="perft orda 4"` runs another command.
 run: $(STAMP) $(NODE_MODULES)
@@ -70,7 +76,7 @@ PURE_SUITES := tests/test_build.py tests/test_perft.py tests/test_movegen_fast.p
 	tests/notation tests/engine
 PURE_DIFFERENTIAL := tests/test_fsf_differential.py::test_random_games_agree_with_fairy_stockfish \
 	tests/test_hordes_of_change.py::test_random_games_agree_with_the_reference
-pytest: $(STAMP) $(NODE_MODULES) chromium
+pytest: $(STAMP) $(NODE_MODULES) chromium nginx
 	HORDES_EXPECT_BUILD=$(EXPECT_BUILD) $(BIN)/pytest -q -n 2 --dist worksteal --durations=15 $(PYTEST_ARGS)
 	HORDES_PURE=1 HORDES_EXPECT_BUILD=pure $(BIN)/pytest -q -n 2 --dist worksteal --durations=5 \
 		-m "not slow" --ignore tests/notation/test_san_fsf.py $(PURE_SUITES)

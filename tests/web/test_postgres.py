@@ -24,8 +24,12 @@ from hordes.web.app import create_app
 from hordes.web.bus import PostgresBus
 from tests.pg_cluster import Cluster
 from tests.process_guard import descendants
-from tests.web.conftest import create
+from tests.web.conftest import TEST_DATABASE, create
 from tests.web.live_server import engine_worker, server_processes
+
+# These tests start their own PostgreSQL databases: the suite's second pass over tests/web (on
+# PostgreSQL, HORDES_TEST_DATABASE=postgresql) would only run them again.
+pytestmark = pytest.mark.skipif(TEST_DATABASE == "postgresql", reason="run in the first pass already")
 
 
 @pytest.fixture

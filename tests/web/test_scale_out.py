@@ -9,17 +9,24 @@ import contextlib
 import hashlib
 import json
 import threading
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+import sqlalchemy as sa
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from tests.pg_cluster import Cluster
+from tests.web.conftest import TEST_DATABASE
 from tests.web.live_server import server_processes
 from tests.web.test_postgres import api, wait_for
+
+# These tests start their own PostgreSQL databases: the suite's second pass over tests/web (on
+# PostgreSQL, HORDES_TEST_DATABASE=postgresql) would only run them again.
+pytestmark = pytest.mark.skipif(TEST_DATABASE == "postgresql", reason="run in the first pass already")
 
 FRAME_BOUND = 10.0  # seconds a frame may take: only a lost event reaches it
 
@@ -56,62 +63,83 @@ def answer(sock: ClientConnection, ref: int) -> dict[str, Any]:
     return wait_for(sock, lambda f: f["type"] in ("ack", "error") and f.get("ref") == ref)
 
 
+# Each round: White's two sockets race with these two moves for one ply, then Black replies. Every
+# pair is legal whichever of the earlier moves won, so the rounds chain. One race can miss the window
+# in which a broken guard would let both moves in (they may arrive a little apart); three rarely do.
+RACE_ROUNDS = [(("e2e4", "d2d4"), "e7e5"), (("g1f3", "b1c3"), "b8c6"), (("h2h3", "a2a3"), "g8f6")]
+
+
+def race_once(racers: list[ClientConnection], moves: tuple[str, str], ply: int) -> int:
+    """Release both moves for `ply` at once (a barrier), one from each racer; check that exactly one
+    is acknowledged and the other refused as stale; return the winner's index."""
+    barrier = threading.Barrier(len(racers))
+    answers: list[dict[str, Any] | BaseException] = [RuntimeError("no answer")] * len(racers)
+    refs = [ply * 10 + i for i in range(len(racers))]
+
+    def race(i: int) -> None:
+        try:
+            barrier.wait(FRAME_BOUND)
+            racers[i].send(json.dumps({"type": "move", "uci": moves[i], "ply": ply, "ref": refs[i]}))
+            answers[i] = answer(racers[i], refs[i])
+        except BaseException as exc:  # reported by the assertion below
+            answers[i] = exc
+
+    threads = [threading.Thread(target=race, args=(i,)) for i in range(len(racers))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(3 * FRAME_BOUND)
+    assert all(isinstance(x, dict) for x in answers), answers
+    kinds = sorted(x["type"] for x in answers if isinstance(x, dict))
+    assert kinds == ["ack", "error"], (ply, answers)
+    won = next(i for i, x in enumerate(answers) if isinstance(x, dict) and x["type"] == "ack")
+    lost = answers[1 - won]
+    assert isinstance(lost, dict) and lost["error"] in ("stale_ply", "not_your_turn"), lost
+    assert answers[won] == {"type": "ack", "ref": refs[won], "ply": ply + 1}
+    return won
+
+
 @pytest.mark.parametrize(
     ("database", "processes"), [("sqlite", 1), ("postgresql", 1), ("postgresql", 2)]
 )  # fmt: skip
 def test_issue15_p2_two_sockets_racing_for_one_ply_store_one_move(
     database: str, processes: int, tmp_path: Path, request: pytest.FixtureRequest
 ) -> None:
-    """White's seat has two sockets (two tabs; with two processes, one on each): a barrier releases
-    both moves for ply 0 at once, a different move on each. Exactly one is stored and acknowledged,
-    the other is refused with a conflict (409: the other socket's move came first), and each watcher
-    (one per process) sees that one move for ply 1 and nothing else before Black's reply."""
+    """White's seat has two sockets (two tabs; with two processes, one on each). In each of three
+    rounds a barrier releases both moves for White's ply at once, a different move on each: exactly
+    one is stored and acknowledged, the other refused with a conflict (409: the other socket's move
+    came first), and each watcher (one per process) sees that one move and then Black's reply, and
+    nothing else. Without the database's per-ply guard (the moves key and the conditional update) the
+    two-process case stores both; without the per-game lock as well, the one-process cases do."""
     options = ("--database", request.getfixturevalue("pg_url")) if database == "postgresql" else ()
     with server_processes(processes, tmp_path, *options) as started:
         bases = [base for _proc, base in started]
         a, b = bases[0], bases[-1]
         game_id, white, black = friend_game(a, b)
+        line: list[str] = []
         with contextlib.ExitStack() as stack:
             watchers = [stack.enter_context(seat_socket(base, game_id)) for base in bases]
             racers = [stack.enter_context(seat_socket(base, game_id, white)) for base in (a, b)]
-            moves = ("e2e4", "d2d4")
-            barrier = threading.Barrier(len(racers))
-            answers: list[dict[str, Any] | BaseException] = [RuntimeError("no answer")] * len(racers)
-
-            def race(i: int) -> None:
-                try:
-                    barrier.wait(FRAME_BOUND)
-                    racers[i].send(json.dumps({"type": "move", "uci": moves[i], "ply": 0, "ref": i}))
-                    answers[i] = answer(racers[i], i)
-                except BaseException as exc:  # reported by the assertion below
-                    answers[i] = exc
-
-            threads = [threading.Thread(target=race, args=(i,)) for i in range(len(racers))]
-            for t in threads:
-                t.start()
-            for t in threads:
-                t.join(3 * FRAME_BOUND)
-            assert all(isinstance(x, dict) for x in answers), answers
-            kinds = sorted(x["type"] for x in answers if isinstance(x, dict))
-            assert kinds == ["ack", "error"], answers
-            won = next(i for i, x in enumerate(answers) if isinstance(x, dict) and x["type"] == "ack")
-            lost = answers[1 - won]
-            assert isinstance(lost, dict) and lost["error"] in ("stale_ply", "not_your_turn"), lost
-            assert answers[won] == {"type": "ack", "ref": won, "ply": 1}
-
-            # Black replies through the last process; each watcher's move frames up to it are
-            # exactly the winner's move and the reply: no second move for ply 1 reached anyone.
-            api(b, f"/api/games/{game_id}/moves", {"uci": "e7e5", "ply": 1}, {"X-Seat-Token": black})
-            for watcher in watchers:
-                seen: list[tuple[int, str]] = []
-                while not seen or seen[-1][0] < 2:
-                    frame = wait_for(watcher, lambda f: f["type"] in ("move", "game"))
-                    assert frame["type"] == "move", f"a watcher was sent the whole game again: {frame}"
-                    seen.append((frame["ply"], frame["uci"]))
-                assert seen == [(1, moves[won]), (2, "e7e5")]
+            for moves, reply in RACE_ROUNDS:
+                ply = len(line)
+                won = race_once(racers, moves, ply)
+                # Black replies through the last process; each watcher's move frames up to it are
+                # exactly the winner's move and the reply: no second move for the ply reached anyone.
+                api(b, f"/api/games/{game_id}/moves", {"uci": reply, "ply": ply + 1}, {"X-Seat-Token": black})
+                line += [moves[won], reply]
+                for watcher in watchers:
+                    seen: list[tuple[int, str]] = []
+                    while not seen or seen[-1][0] < ply + 2:
+                        frame = wait_for(watcher, lambda f: f["type"] in ("move", "game"))
+                        assert frame["type"] == "move", f"a watcher was sent the whole game again: {frame}"
+                        seen.append((frame["ply"], frame["uci"]))
+                    assert seen == [(ply + 1, moves[won]), (ply + 2, reply)]
+                for racer in racers:  # the racers' own copies of the moves, read before the next round
+                    while wait_for(racer, lambda f: f["type"] == "move")["ply"] < ply + 2:
+                        pass
         for base in bases:
             stored = api(base, f"/api/games/{game_id}")
-            assert [m["uci"] for m in stored["moves"]] == [moves[won], "e7e5"]
+            assert [m["uci"] for m in stored["moves"]] == line
 
 
 class ReconnectingClient:
@@ -178,13 +206,42 @@ class ReconnectingClient:
         self.sock.close()
 
 
+@contextlib.contextmanager
+def game_row_held(url: str, game_id: str) -> Iterator[Callable[[], None]]:
+    """Hold the game's row lock (SELECT ... FOR UPDATE) in a transaction of the test's own, so that
+    a process storing a move of the game stops at its conditional update, with the move not yet
+    committed. Yields a function that waits until some server's statement waits for that lock (a
+    state read from pg_locks, polled). The lock is released (rolled back) on exit."""
+    engine = sa.create_engine(url, poolclass=sa.NullPool)
+    try:
+        with engine.connect() as holder, engine.connect() as probe:
+            holder.execute(sa.text("SELECT id FROM games WHERE id = :g FOR UPDATE"), {"g": game_id})
+            mine = holder.execute(sa.text("SELECT pg_backend_pid()")).scalar_one()
+            blocked = sa.text("SELECT count(*) FROM pg_locks WHERE NOT granted AND pid <> :me")
+
+            def wait_blocked() -> None:
+                deadline = time.monotonic() + FRAME_BOUND
+                while not probe.execute(blocked, {"me": mine}).scalar_one():
+                    probe.rollback()  # a fresh snapshot for the next look
+                    assert time.monotonic() < deadline, "no move came to wait for the game's row"
+                    time.sleep(0.01)
+                probe.rollback()
+
+            yield wait_blocked
+            holder.rollback()
+    finally:
+        engine.dispose()
+
+
 def test_issue15_p1_a_killed_process_clients_reconnect_to_the_other_and_lose_nothing_acked(
     pg_url: str, tmp_path: Path
 ) -> None:
-    """Both seats play through process A by websocket, a watcher sits on B. A is killed (SIGKILL)
-    right after White sends a move, before its answer is known. Both seats reconnect to B: their
-    snapshots hold every acknowledged move, in order (and the in-flight move, if it was acked), the
-    seat is still theirs, and the game goes on through B to B's watcher."""
+    """Both seats play through process A by websocket, a watcher sits on B. Then White sends a move
+    while the test holds the game's row, and A is killed (SIGKILL) while it is storing that move: its
+    transaction has begun and waits for the row. Both seats reconnect to B: their snapshots hold
+    every acknowledged move, in order, and not the one that died uncommitted; the seat is still
+    theirs, and the game goes on through B to B's watcher. (A server that acknowledged a move before
+    its commit fails here: White holds an ack for a move B never saw.)"""
     with server_processes(2, tmp_path, "--database", pg_url) as started:
         (proc_a, a), (_proc_b, b) = started
         game_id, white_token, black_token = friend_game(a, a)
@@ -200,28 +257,64 @@ def test_issue15_p1_a_killed_process_clients_reconnect_to_the_other_and_lose_not
                     other.until(ply + 1)
                     wait_for(watcher, lambda f, p=ply + 1: f["type"] == "move" and f["ply"] == p)
                 assert sorted({**white.acked, **black.acked}) == [1, 2, 3, 4]
-                white.send_move(99, "f1b5")  # in flight when A dies
-                proc_a.kill()
-                proc_a.wait(10)
-                white.drain_until_closed()
-                black.drain_until_closed()
+                with game_row_held(pg_url, game_id) as wait_blocked:
+                    white.send_move(99, "f1b5")  # in flight when A dies
+                    wait_blocked()
+                    proc_a.kill()
+                    proc_a.wait(10)
+                    white.drain_until_closed()
+                    black.drain_until_closed()
                 acked = {**white.acked, **black.acked}
                 for client in (white, black):
                     client.reconnect()
                     assert client.at == 1 and client.snapshot is not None
                     stored = [m["uci"] for m in client.snapshot["moves"]]
-                    assert all(stored[ply - 1] == uci for ply, uci in acked.items()), (stored, acked)
-                    assert stored[:4] == line and len(stored) in (4, 5)
+                    assert all(ply <= len(stored) and stored[ply - 1] == uci for ply, uci in acked.items()), (
+                        stored,
+                        acked,
+                    )
+                    assert stored == line, "the move whose process died before its commit was stored"
                     assert client.snapshot["seat"] == ("white" if client is white else "black")
-                # the game goes on through B: whoever is to move now plays, and B's watcher sees it
-                ply = len(white.snapshot["moves"]) if white.snapshot else 0
-                mover, uci = (white, "f1b5") if ply == 4 else (black, "a7a6")
-                mover.send_move(100, uci)
-                assert mover.answered(100) == {"type": "ack", "ref": 100, "ply": ply + 1}
-                seen = wait_for(watcher, lambda f, p=ply + 1: f["type"] == "move" and f["ply"] == p)
-                assert seen["uci"] == uci
+                # the game goes on through B: White plays the move again, and B's watcher sees it
+                white.send_move(100, "f1b5")
+                assert white.answered(100) == {"type": "ack", "ref": 100, "ply": 5}
+                seen = wait_for(watcher, lambda f: f["type"] == "move" and f["ply"] == 5)
+                assert seen["uci"] == "f1b5"
         finally:
             white.close()
             black.close()
         stored_moves = [m["uci"] for m in api(b, f"/api/games/{game_id}")["moves"]]
-        assert stored_moves[:4] == line and len(stored_moves) == ply + 1
+        assert stored_moves == [*line, "f1b5"]
+
+
+def test_issue15_p1_another_process_move_keeps_this_process_board_cache_and_a_misfit_drops_it(
+    tmp_path: Path,
+) -> None:
+    """Two game services (two processes' worth of cache) on one database. A's moves, told to B as
+    its bus would (`follow`), advance B's cached board in place, so B's own next move uses that board
+    rather than one rebuilt from the stored moves. A move that does not reach the position the
+    event names (events can arrive out of order) drops B's board, which B's next move rebuilds."""
+    from hordes.web import db
+    from hordes.web.games import GameService
+
+    engine = db.make_engine(db.database_url(None, tmp_path))
+    db.migrate(engine)
+    a, b = GameService(engine), GameService(engine)
+    try:
+        made = a.create("chess", white="human", black="human", creator="white")
+        white = made.tokens["white"]
+        black = b.join(made.id, made.invite).token
+        b.state(made.id)  # B has the game's board cached, at ply 0
+        cached = b._boards[made.id].board
+        told = a.move(made.id, white, "e2e4")
+        b.follow(made.id, told["ply"], told["uci"], told["fen"])
+        assert b._boards[made.id].board is cached and len(cached.move_stack) == 1
+        b.move(made.id, black, "e7e5")
+        assert b._boards[made.id].board is cached and len(cached.move_stack) == 2
+        told = a.move(made.id, white, "g1f3")
+        b.follow(made.id, told["ply"], "b1c3", told["fen"])  # not the stored move: dropped
+        assert b._boards[made.id].board is None
+        b.move(made.id, black, "b8c6")
+        assert [m["uci"] for m in b.state(made.id)["moves"]] == ["e2e4", "e7e5", "g1f3", "b8c6"]
+    finally:
+        engine.dispose()

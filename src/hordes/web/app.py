@@ -7,6 +7,8 @@ At startup, games in which the engine is to move get their engine turn again (a 
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 import os
 from collections.abc import AsyncIterator
@@ -20,7 +22,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.types import ASGIApp
 
-from hordes.web import bus, clocks, db, lobby, pages, redact, security, variant_store
+from hordes.web import bus, clocks, db, lobby, pages, presence, redact, security, variant_store
 from hordes.web.accounts import AccountService
 from hordes.web.balance import BalanceRuns
 from hordes.web.common import game_error
@@ -112,7 +114,9 @@ def create_app(
     events = bus.make_bus(url)  # the other server processes' watchers (LISTEN/NOTIFY on PostgreSQL)
     live = Live(service, pool, engine_movetime, clock, events)
     seeks = SeekService(engine, service, now=clock.now)
-    lobby_hub = lobby.Lobby(seeks, clock, grace=seek_grace, bus=bus.Channel(events, "lobby"))
+    lobby_hub = lobby.Lobby(
+        seeks, clock, grace=seek_grace, bus=bus.Channel(events, "lobby"), presence=live.presence
+    )
     balance_runs = BalanceRuns(pool)  # the workshop's quick balance (balance.py)
 
     @asynccontextmanager
@@ -122,9 +126,13 @@ def create_app(
         await live.resume_engine_games()
         await live.resume_clocks()
         await lobby_hub.start()
+        heartbeat = asyncio.create_task(presence.keep_renewed(live.presence, live.lapsed, lobby_hub.lapsed))
         try:
             yield
         finally:
+            heartbeat.cancel()
+            with contextlib.suppress(BaseException):
+                await heartbeat
             await lobby_hub.close()
             await balance_runs.close()
             await live.close()

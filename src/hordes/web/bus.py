@@ -42,6 +42,7 @@ Listener = Callable[[dict[str, Any]], Awaitable[None]]
 PG_CHANNEL = "hordes_events"  # the one PostgreSQL notification channel; our channels ride inside it
 NOTIFY_LIMIT = 7900  # bytes of payload sent inline (PostgreSQL refuses 8000 and more)
 KEEP_MS = 60_000  # how long a large event's row is kept for the receivers to read
+SEND_BATCH = 200  # events sent in one statement at most (about 200 x 0.5 KB)
 RECONNECT_PAUSE = 1.0  # seconds between attempts to listen again after the connection dropped
 
 
@@ -114,6 +115,10 @@ class PostgresBus(LocalBus):
         self._send_lock = asyncio.Lock()
         self._receiver: asyncio.Task[None] | None = None
         self._listening = asyncio.Event()
+        # Events waiting to be sent, each with the future its publisher awaits; one task sends them,
+        # in order, as many as have gathered in one round trip (under load, many).
+        self._outbox: list[tuple[str, asyncio.Future[None]]] = []
+        self._sending: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
         import psycopg
@@ -138,15 +143,39 @@ class PostgresBus(LocalBus):
         if self._sender is None:
             return
         body = json.dumps({"o": self.origin, "c": channel, "e": event}, separators=(",", ":"))
-        try:
-            async with self._send_lock:
-                if self._sender.closed:  # dropped (a database restart): connect again
-                    import psycopg
+        loop = asyncio.get_running_loop()
+        sent: asyncio.Future[None] = loop.create_future()
+        self._outbox.append((body, sent))
+        if self._sending is None or self._sending.done():
+            self._sending = loop.create_task(self._send_waiting())
+        await asyncio.shield(sent)  # returns once the notification is sent (or could not be)
 
-                    self._sender = await psycopg.AsyncConnection.connect(self.conninfo, autocommit=True)
-                await self._notify(self._sender, body)
-        except Exception:  # the database is away: this process's watchers have it; the others resync
-            log.exception("could not send a %s event to the other server processes", channel)
+    async def _send_waiting(self) -> None:
+        while self._outbox:
+            batch, self._outbox = self._outbox[:SEND_BATCH], self._outbox[SEND_BATCH:]
+            try:
+                async with self._send_lock:
+                    if self._sender is None:
+                        raise RuntimeError("the bus is closed")
+                    if self._sender.closed:  # dropped (a database restart): connect again
+                        import psycopg
+
+                        self._sender = await psycopg.AsyncConnection.connect(self.conninfo, autocommit=True)
+                    await self._notify_all(self._sender, [body for body, _ in batch])
+            except Exception:  # the database is away: this process's watchers have them; the others resync
+                log.exception("could not send %d events to the other server processes", len(batch))
+            for _body, sent in batch:
+                if not sent.done():
+                    sent.set_result(None)
+
+    async def _notify_all(self, conn: psycopg.AsyncConnection[Any], bodies: list[str]) -> None:
+        """Send the bodies in order: small ones together in one statement (unnest yields them in
+        the array's order, and each row's pg_notify runs as its row is produced)."""
+        if len(bodies) == 1 or any(len(body.encode()) > NOTIFY_LIMIT for body in bodies):
+            for body in bodies:
+                await self._notify(conn, body)
+            return
+        await conn.execute("SELECT pg_notify(%s, body) FROM unnest(%s::text[]) AS body", (PG_CHANNEL, bodies))
 
     async def _notify(self, conn: psycopg.AsyncConnection[Any], body: str) -> None:
         if len(body.encode()) <= NOTIFY_LIMIT:

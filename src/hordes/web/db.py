@@ -281,6 +281,25 @@ def _variant_documents(md: sa.MetaData) -> sa.Table:
 variant_documents = _variant_documents(metadata)
 
 
+# ----- who is connected, on every process (migration 11, _m11_presence; presence.py) ------------------
+def _presence(md: sa.MetaData) -> sa.Table:
+    """Each server process's count of open sockets per subject (a game's seat, a lobby client), and
+    when it last said so. Only the owner changes its rows, except to clear those of a process that
+    stopped renewing them (presence.py)."""
+    return sa.Table(
+        "presence",
+        md,
+        sa.Column("subject", sa.String(120), primary_key=True),  # "g:<game>:<seat>" or "l:<lobby key>"
+        sa.Column("owner", sa.String(32), primary_key=True),  # the server process
+        sa.Column("sockets", sa.Integer, nullable=False),
+        sa.Column("seen_ms", sa.BigInteger, nullable=False),  # epoch ms of the owner's last word
+        sa.Index("ix_presence_owner", "owner", "seen_ms"),
+    )
+
+
+presence = _presence(metadata)
+
+
 def now() -> datetime:
     return datetime.now(UTC)
 
@@ -356,6 +375,10 @@ def _m10_variant_documents(conn: Connection) -> None:
     _variant_documents(md).create(conn)
 
 
+def _m11_presence(conn: Connection) -> None:
+    _presence(sa.MetaData()).create(conn)
+
+
 # Ordered: migration n (1-based) brings the schema from version n-1 to n. Never edit a released one;
 # add a new function at the end.
 MIGRATIONS: tuple[Callable[[Connection], None], ...] = (
@@ -369,6 +392,7 @@ MIGRATIONS: tuple[Callable[[Connection], None], ...] = (
     _m8_bus_events,
     _m9_engine_claims,
     _m10_variant_documents,
+    _m11_presence,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -473,4 +497,8 @@ def make_engine(url: str) -> Engine:
             cur.close()
 
         return engine
-    return sa.create_engine(url, pool_pre_ping=True)
+    # A fixed pool as large as the most the web tier opens (the worker threads that talk to the
+    # database at once, up to 15): a pool that grows past its size for a burst and shrinks back
+    # opens and closes a PostgreSQL connection (a server process) each time, which under load costs
+    # more than the queries.
+    return sa.create_engine(url, pool_pre_ping=True, pool_size=15, max_overflow=0)

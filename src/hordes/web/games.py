@@ -275,6 +275,31 @@ class GameService:
                     entry.board, entry.line = board, line  # never replace a newer board with an older one
             yield board
 
+    def follow(self, game_id: str, ply: int, uci: str, fen: str) -> None:
+        """Another process stored `uci`, making the game `ply` moves long with position `fen`: push it
+        onto this process's cached board if that board stands just before it and reaches that very
+        position, so that the next move here need not rebuild the board from the stored moves. A move
+        that does not fit (events of two processes can arrive out of order, or after a takeback)
+        drops the cached board instead: the next use rebuilds it. Never waits: a board in use is left
+        as it is (its use checks it against the row)."""
+        with self._cache_lock:
+            entry = self._boards.get(game_id)
+        if entry is None or not entry.lock.acquire(blocking=False):
+            return
+        try:
+            board = entry.board
+            if board is None or len(board.move_stack) != ply - 1:
+                return
+            try:
+                board.push_uci(uci)
+            except ValueError:
+                entry.board = None
+                return
+            if board.fen() != fen:
+                entry.board = None
+        finally:
+            entry.lock.release()
+
     def _forget(self, game_id: str) -> None:
         with self._cache_lock:
             entry = self._boards.get(game_id)

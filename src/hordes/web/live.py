@@ -54,6 +54,7 @@ from hordes.web.engine_pool import EnginePool
 from hordes.web.games import GameError, GameService, Joined, NotFound, TimeUp
 from hordes.web.metrics import Metrics
 from hordes.web.origins import same_origin
+from hordes.web.presence import Presence, seat_subject
 from hordes.web.ratelimit import RateLimited, rate_limit
 from hordes.web.timeouts import Clock, SystemClock, Timeouts
 
@@ -98,9 +99,11 @@ class Live:
         # ----- clocks (timeouts.py) and who is here (for abandonment claims) -----
         self.clock: Clock = clock or SystemClock()
         self.timeouts = Timeouts(self.clock, self._judge)
-        self._online: Counter[tuple[str, str]] = Counter()  # (game, seat) -> its open websockets
-        self._left_ms: dict[tuple[str, str], int] = {}  # (game, seat) -> when its last socket closed
-        self._started_ms = self._now_ms()  # a seat never seen since the start is gone since then
+        self._online: Counter[tuple[str, str]] = Counter()  # (game, seat) -> its open websockets here
+        self._left_ms: dict[tuple[str, str], int] = {}  # (game, seat) -> when its last socket here closed
+        self._started_ms = self._now_ms()  # a seat never seen anywhere is gone since then
+        # The seats' sockets on every process (presence.py): a claim is judged by them, not by ours.
+        self.presence = Presence(service.engine, self.owner, self._now_ms)
         self.metrics = Metrics()  # this process's figures for /metrics (metrics.py)
 
     def lock(self, game_id: str) -> asyncio.Lock:
@@ -216,14 +219,15 @@ class Live:
                 self.timeouts.arm(game_id, await run_in_threadpool(self.service.deadline, game_id))
 
     def absent_ms(self, game_id: str, seat: str) -> int | None:
-        """How long `seat` has had no websocket open on this game (None while it has one)."""
+        """How long `seat` has had no websocket open on this game, on any server process (None while
+        it has one somewhere). Blocks on the database: call it in a worker thread."""
         if self._online[(game_id, seat)] > 0:
             return None
-        return self._now_ms() - self._left_ms.get((game_id, seat), self._started_ms)
+        return self.presence.absent_ms(seat_subject(game_id, seat), self._started_ms)
 
-    def presence(self, game_id: str, joining: str | None = None) -> dict[str, dict[str, Any]]:
+    def presence_view(self, game_id: str, joining: str | None = None) -> dict[str, dict[str, Any]]:
         """Each seat's connection: online, and when the opponent may claim if it is not (`joining`:
-        the seat whose socket is being opened, online already)."""
+        the seat whose socket is being opened, online already). Blocks: a worker thread's call."""
         out = {}
         for seat in ("white", "black"):
             gone = None if seat == joining else self.absent_ms(game_id, seat)
@@ -237,24 +241,47 @@ class Live:
         return event
 
     async def _presence(self, game_id: str, seat: str, online: bool, announce: bool) -> None:
-        """Count the seat's sockets; tell the game's watchers when it leaves or comes back (only in
-        clock games, where the opponent may then claim: other games' protocol is unchanged)."""
+        """Count the seat's sockets, here and in the presence table; tell the game's watchers when it
+        leaves (its last socket on any process) or comes back (only in clock games, where the
+        opponent may then claim: other games' protocol is unchanged)."""
         key = (game_id, seat)
         if online:
             self._online[key] += 1
-            if self._online[key] > 1:
-                return
-            self._left_ms.pop(key, None)
+            first = self._online[key] == 1
+            if first:
+                self._left_ms.pop(key, None)
         else:
             self._online[key] -= 1
-            if self._online[key] > 0:
-                return
-            del self._online[key]
-            self._left_ms[key] = self._now_ms()
-        if not announce:
+            first = self._online[key] == 0
+            if first:
+                del self._online[key]
+                self._left_ms[key] = self._now_ms()
+        with contextlib.suppress(Exception):  # the database away: claims see the last count written
+            await run_in_threadpool(self.presence.change, seat_subject(game_id, seat), 1 if online else -1)
+        if not first or not announce:
             return
-        claim_at = None if online else self._left_ms[key] + clocks.CLAIM_AFTER_MS
+        if not online and await run_in_threadpool(self.absent_ms, game_id, seat) is None:
+            return  # still connected through another process
+        left = self._left_ms.get(key)
+        if not online and left is None:
+            return  # back meanwhile
+        claim_at = None if left is None else left + clocks.CLAIM_AFTER_MS
         event = {"type": "presence", "id": game_id, "seat": seat, "online": online, "claim_at": claim_at}
+        with contextlib.suppress(Exception):
+            await self.broadcast(game_id, event)
+
+    async def lapsed(self, game_id: str, seat: str, seen_ms: int) -> None:
+        """The seat's sockets were all on a process that died, last renewed at `seen_ms`
+        (presence.py): tell the watchers it left then, as that process would have (clock games)."""
+        try:
+            row = await run_in_threadpool(self.service.row, game_id)
+        except NotFound:
+            return
+        control = clocks.control_of(row)
+        if row.status != "playing" or control is None or control.correspondence:
+            return
+        claim_at = seen_ms + clocks.CLAIM_AFTER_MS
+        event = {"type": "presence", "id": game_id, "seat": seat, "online": False, "claim_at": claim_at}
         with contextlib.suppress(Exception):
             await self.broadcast(game_id, event)
 
@@ -267,6 +294,10 @@ class Live:
         timer here too, so that the flag falls even if that process is gone by then; the judgement
         is a conditional update (games.py), so one process ends the game and the others find it over."""
         game_id, event = str(message["game"]), message["event"]
+        if isinstance(event, dict) and event.get("type") == "move":
+            ply, uci, fen = event.get("ply"), event.get("uci"), event.get("fen")
+            if isinstance(ply, int) and isinstance(uci, str) and isinstance(fen, str):
+                self.service.follow(game_id, ply, uci, fen)  # this process's next move needs no rebuild
         await self._send_local(game_id, event)
         if isinstance(event, dict) and isinstance(event.get("clock"), dict):
             self._arm(game_id, event)
@@ -407,7 +438,8 @@ class Live:
         try:
             # Registered before the snapshot is sent: a move stored meanwhile arrives after it, and the
             # client, which orders events by ply, asks for a sync if it ever sees a gap.
-            await ws.send_json({"type": "game", **state, "presence": self.presence(game_id, seat)})
+            view = await run_in_threadpool(self.presence_view, game_id, seat)
+            await ws.send_json({"type": "game", **state, "presence": view})
             if seat:  # counted (and announced to the others) once this socket has its snapshot
                 counted = True
                 await self._presence(game_id, seat, True, announce)
@@ -463,7 +495,8 @@ class Live:
                 await _send(ws, {"type": "ack", "ref": ref, "ply": event["ply"]})
             elif kind == "sync":
                 state = await run_in_threadpool(self.service.state, game_id, token)
-                await _send(ws, {"type": "game", **state, "presence": self.presence(game_id)})
+                view = await run_in_threadpool(self.presence_view, game_id)
+                await _send(ws, {"type": "game", **state, "presence": view})
             elif kind == "ping":
                 await _send(ws, {"type": "pong", "ref": ref})
             else:

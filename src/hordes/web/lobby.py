@@ -8,6 +8,10 @@ The state machine and storage are seeks.py's; this module is the edge around it:
 - `/ws/lobby`: sends the open seeks on connect, then `seek_added` / `seek_removed` events;
 - creators leaving: when a creator's last lobby socket closes, their open seeks expire after a
   short grace (`grace` seconds, so that a reload keeps them; tests pass 0 and an injected clock).
+  "Last" counts every server process's sockets (presence.py): a reload that lands on another process
+  keeps the seeks, and a creator whose process died is seen to have left when it last renewed its
+  rows. Whichever processes judge the departure, withdrawing the seeks is a conditional update, so
+  they expire once;
   A creator who never opened the socket (an API client) keeps their seeks until they cancel them
   or their time to live runs out (seeks.TTL_MS); a timer sweeps those when they fall due;
 - fan-out goes through a `LobbyBus` (publish / subscribe of small JSON events): the "lobby" channel
@@ -41,6 +45,7 @@ from collections import Counter
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
+import anyio
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import HTTPConnection, Request
 from starlette.responses import JSONResponse, Response
@@ -62,6 +67,7 @@ from hordes.web.common import (
 )
 from hordes.web.errors import GameError, NotFound
 from hordes.web.origins import same_origin
+from hordes.web.presence import Presence, lobby_subject
 from hordes.web.ratelimit import rate_limit
 from hordes.web.seeks import COLORS, Listed, Seeker, SeekService, SeekSpec
 from hordes.web.timeouts import Clock, Timer
@@ -140,9 +146,16 @@ class Lobby:
     whose time ran out."""
 
     def __init__(
-        self, seeks: SeekService, clock: Clock, grace: float = GRACE, bus: LobbyBus | None = None
+        self,
+        seeks: SeekService,
+        clock: Clock,
+        grace: float = GRACE,
+        bus: LobbyBus | None = None,
+        presence: Presence | None = None,
     ) -> None:
+        """`presence`: the lobby sockets of every process (None: this process's only)."""
         self.seeks = seeks
+        self.presence = presence
         self.clock = clock
         self.grace = grace
         self.bus: LobbyBus = bus or LocalBus()
@@ -227,20 +240,36 @@ class Lobby:
             await self.removed([seek_id], "expired", row.creator_key)
         await self.arm_expiry()
 
-    def _left(self, key: str) -> None:
-        """A creator's last lobby socket here closed: their seeks go after the grace."""
+    def _left(self, key: str, left_s: float | None = None) -> None:
+        """A creator's last lobby socket here closed (at `left_s`, default now; or their sockets on a
+        process that died, last renewed then): their seeks go after the grace."""
         old = self._leaving.pop(key, None)
         if old is not None:
             old.cancel()
-        when = self.clock.now() + self.grace
+        when = (self.clock.now() if left_s is None else left_s) + self.grace
         self._leaving[key] = self.clock.call_at(when, lambda: self._spawn(lambda: self._gone(key)))
+
+    def lapsed(self, key: str, seen_ms: int) -> None:
+        """The creator's lobby sockets were all on a process that died (presence.py)."""
+        if self._present[key] <= 0:
+            self._left(key, seen_ms / 1000)
 
     async def _gone(self, key: str) -> None:
         self._leaving.pop(key, None)
         if self._present[key] > 0:
             return  # back in time (a reload)
+        if self.presence is not None:
+            gone = await run_in_threadpool(self.presence.absent_ms, lobby_subject(key), 0)
+            if gone is None or gone < self.grace * 1000:
+                return  # here through another process, or left it later: that departure is judged there
         closed = await run_in_threadpool(self.seeks.withdraw_all, key, "expire")
         await self.removed(closed, "expired", key)
+
+    async def _count(self, key: str, delta: int) -> None:
+        """One lobby socket of `key` opened or closed, in the presence table."""
+        if self.presence is not None:
+            with contextlib.suppress(Exception):  # the database away: the last count written stands
+                await run_in_threadpool(self.presence.change, lobby_subject(key), delta)
 
     async def start(self) -> None:
         await self.arm_expiry()
@@ -290,7 +319,11 @@ class Lobby:
             timer = self._leaving.pop(key, None)
             if timer is not None:
                 timer.cancel()
+        counted = False
         try:
+            if key is not None:
+                await self._count(key, 1)
+                counted = True
             listed = await run_in_threadpool(self.seeks.open_seeks)
             seeks = [{**item.view, "mine": key is not None and item.key == key} for item in listed]
             await ws.send_json({"type": "seeks", "seeks": seeks})
@@ -320,8 +353,13 @@ class Lobby:
             self._held.pop(ws, None)
             if key is not None:
                 self._present[key] -= 1
-                if self._present[key] <= 0:
+                gone = self._present[key] <= 0
+                if gone:
                     del self._present[key]
+                if counted:
+                    with anyio.CancelScope(shield=True):  # counted out even if its handler is cancelled
+                        await self._count(key, -1)
+                if gone and self._present[key] <= 0:
                     self._left(key)
 
 

@@ -1,20 +1,24 @@
 """The transposition table: positions already searched, keyed by Zobrist hash, in bounded memory.
 
-The table keeps two generations: new entries go into `new`; when `new` is full it becomes `old` and
-the previous `old` is dropped. A lookup tries `new`, then `old`. Entries that keep being hit are
-re-stored into `new` by the search, so useful ones survive the turnover.
+A plain dict is the fastest map CPython has, but it cannot evict single entries cheaply in any useful
+order. So the table keeps two generations: new entries go into `new`; when `new` holds half the
+capacity it becomes `old` and the previous `old` is dropped. A lookup tries `new`, then `old`. Entries
+that keep being hit are re-stored into `new` by the search, so useful ones survive the turnover.
 
-A generation is an open-addressing hash table in two flat arrays of 64-bit words (the key, and the
-entry packed into one word), not a dict of tuples: a dict entry with its int key and its tuple of
-four ints cost about 190 bytes in CPython, a slot here 16. A generation is never thinned, only
-dropped whole, so linear probing needs no deletion marks and behaves exactly as a dict with the same
-bound would: the same entries are found, the search visits the same tree.
+An entry is stored packed into one int, not as a tuple of four: the tuple and its two large ints
+(score and move) cost about 100 bytes more than the single int, so the same Hash holds about twice
+the entries. Flat arrays of 64-bit words would hold eight times more, but were measured slower: a
+lookup in one cost 585 ns in the compiled build against 215 ns for this dict of packed ints, and
+creating and clearing their 16 MB cost 12-14 ms per game (docs/benchmarks.md, issue 17).
 """
 
 from __future__ import annotations
 
-from array import array
 from typing import Final
+
+# Measured cost of one entry in CPython (tests/engine/test_tt.py): the dict slot, the int key and the
+# packed int.
+ENTRY_BYTES: Final = 112
 
 EXACT: Final = 0
 LOWER: Final = 1  # the score is at least this (a beta cut-off)
@@ -22,122 +26,78 @@ UPPER: Final = 2  # the score is at most this (no move reached alpha)
 
 Entry = tuple[int, int, int, int]  # (depth, bound, score, move)
 
-SLOT_BYTES: Final = 16  # a key word and an entry word
-# The packed entry: bound in bits 0-1, depth + DEPTH_BIAS in 2-9, score + SCORE_BIAS in 10-33, the
-# move from bit 34 (29 bits hold any move int of a 26x26 board). Stored plus one: 0 is an empty slot.
-DEPTH_BIAS: Final = 128
-SCORE_BIAS: Final = 1 << 23
-MOVE_LIMIT: Final = 1 << 29
+# The packed int: bound in bits 0-1, depth + DEPTH_BIAS in bits 2-11, the move in bits 12-40 (29 bits
+# hold any move int of a 26x26 board), the score (of any size and sign) from bit 41 up.
+DEPTH_BIAS: Final = 512
+MOVE_BITS: Final = 29
+MOVE_MASK: Final = (1 << MOVE_BITS) - 1
+SCORE_SHIFT: Final = 12 + MOVE_BITS
 
 
-def _pack(entry: Entry) -> int:
-    """The entry as one word plus one (so never 0), or -1 when a field is out of the packed range."""
+def pack(entry: Entry) -> int:
     depth, bound, score, move = entry
-    if not (0 <= bound < 4 and -DEPTH_BIAS <= depth < DEPTH_BIAS and -SCORE_BIAS <= score < SCORE_BIAS):
-        return -1
-    if not 0 <= move < MOVE_LIMIT:
-        return -1
-    return (move << 34 | (score + SCORE_BIAS) << 10 | (depth + DEPTH_BIAS) << 2 | bound) + 1
+    if not (0 <= bound < 4 and -DEPTH_BIAS <= depth < DEPTH_BIAS and 0 <= move <= MOVE_MASK):
+        raise ValueError(f"transposition table entry out of range: {entry!r}")
+    return (score << MOVE_BITS | move) << 12 | (depth + DEPTH_BIAS) << 2 | bound
 
 
 class Generation:
-    """One generation: at most `limit` entries in `slots` (a power of two, at least twice limit)."""
+    """One generation: Zobrist hash -> packed entry, read back as an Entry tuple."""
 
-    def __init__(self, slots: int) -> None:
-        self.mask = slots - 1
-        self.keys = array("Q", [0]) * slots
-        self.words = array("q", [0]) * slots
-        self.count = 0
-        # Entries whose fields do not fit a word (none in practice), marked -1 in their slot.
-        self.spill: dict[int, Entry] = {}
+    def __init__(self) -> None:
+        self.words: dict[int, int] = {}
 
     def get(self, key: int) -> Entry | None:
-        keys = self.keys
-        words = self.words
-        mask = self.mask
-        i = key & mask
-        while True:
-            w = words[i]
-            if w == 0:
-                return None
-            if keys[i] == key:
-                if w < 0:
-                    return self.spill[key]
-                w -= 1
-                return ((w >> 2 & 255) - DEPTH_BIAS, w & 3, (w >> 10 & 0xFFFFFF) - SCORE_BIAS, w >> 34)
-            i = (i + 1) & mask
+        w = self.words.get(key)
+        if w is None:
+            return None
+        return ((w >> 2 & 1023) - DEPTH_BIAS, w & 3, w >> SCORE_SHIFT, w >> 12 & MOVE_MASK)
 
     def put(self, key: int, entry: Entry) -> None:
-        """Store (or replace) the entry of key; the caller keeps count below the limit."""
-        packed = _pack(entry)
-        keys = self.keys
-        words = self.words
-        mask = self.mask
-        i = key & mask
-        while True:
-            w = words[i]
-            if w == 0:
-                keys[i] = key
-                self.count += 1
-                break
-            if keys[i] == key:
-                break
-            i = (i + 1) & mask
-        if packed < 0:
-            self.spill[key] = entry
-        words[i] = packed
+        self.words[key] = pack(entry)
 
     def __len__(self) -> int:
-        return self.count
+        return len(self.words)
 
 
 class TranspositionTable:
-    """Maps Zobrist hash -> (depth, bound, score, best move int). `Hash` in MB bounds its memory."""
+    """Maps Zobrist hash -> (depth, bound, score, best move int). `Hash` in MB sets the capacity."""
 
     def __init__(self, megabytes: int = 16) -> None:
-        self.slots = 1024
-        self.capacity = 1024
+        self.new = Generation()
+        self.old = Generation()
+        self.capacity = 0
         self.megabytes = megabytes
-        self.new = Generation(self.slots)
-        self.old = Generation(self.slots)
         self.resize(megabytes)
 
     def resize(self, megabytes: int) -> None:
         if megabytes < 1:
             raise ValueError(f"hash size must be at least 1 MB, not {megabytes}")
         self.megabytes = megabytes
-        # Two generations of `slots` slots each fit the budget; each holds at most half its slots.
-        slots = 1024
-        while 2 * (2 * slots) * SLOT_BYTES <= megabytes * 1024 * 1024:
-            slots *= 2
-        self.slots = slots
-        self.capacity = slots  # both generations together
+        self.capacity = max(1024, megabytes * 1024 * 1024 // ENTRY_BYTES)
         self.clear()
 
     def clear(self) -> None:
-        # The old arrays go before the new ones are made, so the peak memory stays two generations.
-        self.new = self.old = Generation(1)
-        self.new = Generation(self.slots)
-        self.old = Generation(self.slots)
+        self.new = Generation()
+        self.old = Generation()
 
     def get(self, key: int) -> Entry | None:
         entry = self.new.get(key)
         return entry if entry is not None else self.old.get(key)
 
     def put(self, key: int, entry: Entry) -> None:
-        new = self.new
-        new.put(key, entry)
-        if new.count >= self.capacity >> 1:
+        words = self.new.words
+        words[key] = pack(entry)
+        if len(words) >= self.capacity >> 1:
             self.rotate()
 
     def rotate(self) -> None:
         """Start a new generation (the search calls this when `new` is full)."""
         self.old = self.new
-        self.new = Generation(1)  # the dropped generation is freed before the next is made
-        self.new = Generation(self.slots)
+        self.new = Generation()
 
     def __len__(self) -> int:
-        return self.new.count + self.old.count
+        return len(self.new.words) + len(self.old.words)
 
     def hashfull(self) -> int:
         """Occupancy in permille, as UCI's `info hashfull` reports it."""

@@ -305,8 +305,11 @@ def _attack_test(
         env[f"L{i}"] = leap
         body.append(f"    if L{i}[sq] & {_kinds_expr(group)} & theirs: return True")
     for i, (rider, group) in enumerate(riders):
+        # The table lookup only when one of these riders stands on a line through sq at all (its
+        # empty-board attacks): most squares a king might step to have none on most lines.
+        env[f"E{i}"] = rider.empty
         body.append(f"    pcs = {_kinds_expr(group)} & theirs")
-        body.append(f"    if pcs and {rider.expr(f'R{i}', env)} & pcs: return True")
+        body.append(f"    if pcs & E{i}[sq] and {rider.expr(f'R{i}', env)} & pcs: return True")
     body.append("    return False")
     return _compile("attacked", "kinds, theirs, sq, occupied", body, env)  # type: ignore[return-value]
 

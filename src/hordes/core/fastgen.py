@@ -11,8 +11,11 @@ the per-square loop. Moves come kind by kind; within a pawn kind, by vector.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
+
+from hordes.buildinfo import is_compiled
 
 if TYPE_CHECKING:
     from hordes.core.compiled import Compiled, KindGen
@@ -23,6 +26,27 @@ PieceMoves = Callable[[list[int], int, int, int, int, dict[int, int], list[int]]
 TO_SHIFT = 10
 PROMO_SHIFT = 20
 DOUBLE = 4 << 26  # FLAG_DOUBLE << FLAG_SHIFT (movegen's encoding)
+# The bits a compiled int holds unboxed: mypyc keeps ints below 2**62 as machine words and computes
+# with them natively, while a chess bitboard with a piece on g8 or h8 is a boxed Python int, whose
+# every operation allocates. The bit loops below split a bitboard at bit 62 to stay native.
+NATIVE_BITS: Final = 62
+NATIVE_MASK: Final = (1 << NATIVE_BITS) - 1
+
+
+def emit_targets(moves: list[int], frm: int, targets: int) -> None:
+    """One move from `frm` to each target (a non-negative bitboard). The generated code of the
+    compiled build calls this instead of looping itself: compiled, the loop costs a quarter as
+    much (docs/benchmarks.md, issue 17)."""
+    low_part = targets & NATIVE_MASK
+    while low_part:
+        b = low_part & -low_part
+        moves.append(frm | (b.bit_length() - 1) << TO_SHIFT)
+        low_part ^= b
+    high = targets >> NATIVE_BITS
+    while high:
+        b = high & -high
+        moves.append(frm | (b.bit_length() + NATIVE_BITS - 1) << TO_SHIFT)
+        high ^= b
 
 
 def emit_promotions(moves: list[int], frm: int, targets: int, zone: int, choices: tuple[int, ...]) -> None:
@@ -35,10 +59,7 @@ def emit_promotions(moves: list[int], frm: int, targets: int, zone: int, choices
         for c in choices:
             moves.append(frm | to << TO_SHIFT | (c + 1) << PROMO_SHIFT)
         promo ^= low
-    while targets:
-        low = targets & -targets
-        moves.append(frm | (low.bit_length() - 1) << TO_SHIFT)
-        targets ^= low
+    emit_targets(moves, frm, targets)
 
 
 def emit_shifted(moves: list[int], targets: int, delta: int, zone: int, choices: tuple[int, ...]) -> None:
@@ -52,11 +73,18 @@ def emit_shifted(moves: list[int], targets: int, delta: int, zone: int, choices:
             for c in choices:
                 moves.append(to - delta | to << TO_SHIFT | (c + 1) << PROMO_SHIFT)
             promo ^= low
-    while targets:
-        low = targets & -targets
+    low_part = targets & NATIVE_MASK
+    while low_part:
+        low = low_part & -low_part
         to = low.bit_length() - 1
         moves.append(to - delta | to << TO_SHIFT)
-        targets ^= low
+        low_part ^= low
+    high = targets >> NATIVE_BITS
+    while high:
+        low = high & -high
+        to = low.bit_length() + NATIVE_BITS - 1
+        moves.append(to - delta | to << TO_SHIFT)
+        high ^= low
 
 
 def leap_vectors(leap: list[int], cols: int) -> list[tuple[int, int]]:
@@ -108,11 +136,17 @@ def _setwise_pawns(
     return lines
 
 
-def build_piece_moves(comp: Compiled, us: int, noisy: bool, unpinned: bool = False) -> PieceMoves:
+def build_piece_moves(
+    comp: Compiled, us: int, noisy: bool, unpinned: bool = False, call_targets: bool | None = None
+) -> PieceMoves:
     """The non-royal moves of side `us` (with `noisy`, only what quiescence plays). With `unpinned`
     (noisy only), the function ignores target_mask, pinned and pin_masks: it is for a side not in
-    check whose pins are tested afterwards, and saves their per-piece tests."""
-    env: dict[str, object] = {"emit": emit_promotions, "shifted": emit_shifted}
+    check whose pins are tested afterwards, and saves their per-piece tests. `call_targets`: hand
+    each piece's targets to emit_targets (the default in the compiled build) or loop inline (the
+    default in the pure one, where the call costs more than the loop)."""
+    env: dict[str, object] = {"emit": emit_promotions, "shifted": emit_shifted, "targets": emit_targets}
+    if call_targets is None:
+        call_targets = is_compiled(sys.modules[__name__])
     body = [
         "    occupied = own | enemy",
         "    empty = ~occupied",
@@ -180,12 +214,15 @@ def build_piece_moves(comp: Compiled, us: int, noisy: bool, unpinned: bool = Fal
             body.append(f"            if t & {zone}:")
             body.append(f"                emit(moves, sq, t, {zone}, CH{k})")
             body.append("                continue")
-        body += [
-            f"{indent}while t:",
-            f"{indent}    b = t & -t",
-            f"{indent}    append(sq | (b.bit_length() - 1) << {TO_SHIFT})",
-            f"{indent}    t ^= b",
-        ]
+        if call_targets:
+            body.append(f"{indent}if t: targets(moves, sq, t)")
+        else:
+            body += [
+                f"{indent}while t:",
+                f"{indent}    b = t & -t",
+                f"{indent}    append(sq | (b.bit_length() - 1) << {TO_SHIFT})",
+                f"{indent}    t ^= b",
+            ]
     names = "".join(f", {n}={n}" for n in env)
     args = "kinds, own, enemy, target_mask, pinned, pin_masks, moves"
     source = "\n".join([f"def pieces({args}{names}):", *body, "    return None"])

@@ -95,7 +95,9 @@ class Searcher:
         # first needed. Two generations, like the table.
         self.pos_new: dict[int, list[list[int] | None]] = {}
         self.pos_old: dict[int, list[list[int] | None]] = {}
-        self.moves_capacity = max(4096, hash_mb * 1024 * 1024 // 400)
+        # An entry with its lists of boxed ints costs about 1.5-2 KB (measured), so this keeps both
+        # generations near the Hash budget again; at //400 a 16 MB Hash let them grow to ~70 MB.
+        self.moves_capacity = max(1024, hash_mb * 1024 * 1024 // 4096)
 
     def new_game(self) -> None:
         self.tt.clear()

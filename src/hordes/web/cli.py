@@ -6,8 +6,10 @@ import argparse
 import os
 from typing import Any
 
+# Only stdlib-light modules at the top: every `hordes` command builds this parser, and importing
+# the web stack here (Starlette, SQLAlchemy) added ~20 MB to `hordes uci`. The server's own imports
+# wait until `serve` runs.
 from hordes.web.clocks import MIN_BASE
-from hordes.web.common import MAX_BODY
 
 
 def _cmd_serve(args: argparse.Namespace) -> int:
@@ -30,6 +32,8 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         f"  (database: {_safe(app.state.database_url)})",
         flush=True,
     )
+    from hordes.web.common import MAX_BODY
+
     uvicorn.run(
         app,
         host=args.host,

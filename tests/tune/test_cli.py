@@ -53,6 +53,22 @@ def test_sampling(games_dir: Path) -> None:
     assert all(p.game == n // 5 for n, p in enumerate(positions))
 
 
+def test_p4_decisive_games_only(games_dir: Path, tmp_path: Path) -> None:
+    # Issue 18, point 4: --decisive samples won and lost games only; the drawn ones are counted.
+    games = split_games((games_dir / "part0.pgn").read_text(encoding="utf-8"))
+    assert all('[Result "1/2-1/2"]' not in g for g in games)
+    # The same four games with the second one's result made a draw.
+    drawn = re.sub(r'\[Result "[^"]*"\]', '[Result "1/2-1/2"]', games[1])
+    drawn = re.sub(r"(1-0|0-1)\s*$", "1/2-1/2\n", drawn)
+    (tmp_path / "games.pgn").write_text(games[0] + drawn + games[2] + games[3], encoding="utf-8")
+    chess = load_variant("chess")
+    every, _ = collect_positions(tmp_path, chess, SampleOptions(per_game=5))
+    assert {p.game for p in every if p.result == 0.5} == {1}
+    decisive, stats = collect_positions(tmp_path, chess, SampleOptions(per_game=5, decisive=True))
+    assert stats.drawn == 1 and stats.used == 3
+    assert decisive == [p for p in every if p.game != 1]
+
+
 def test_split_is_by_game_and_seeded(games_dir: Path) -> None:
     positions, _ = collect_positions(games_dir, load_variant("chess"), SampleOptions(per_game=5))
     train, held = split_by_game(positions, 0.25, seed=3)

@@ -144,6 +144,14 @@ def test_select_params() -> None:
         select_params(chess, "K")
 
 
+def test_p4_plan_weights_are_a_parameter_group() -> None:
+    # Issue 18, point 4: `--params plan` fits the pull-trap-capture weights and nothing else.
+    names = [p.name for p in select_params(load_variant("hordes"), "plan")]
+    terms = ["trapped", "royal_reach", "pull_reach", "royal_fork", "restricted_mobility"]
+    assert names == [f"{t}.{part}" for t in terms for part in ("mg", "eg")]
+    assert [p.name for p in select_params(load_variant("hordes"), "plan,tempo")] == [*names, "tempo"]
+
+
 def test_threshold_terms_are_not_fitted_as_weights(tmp_path: Path) -> None:
     """mop_up_margin is a threshold, not a weight: marked non-linear while mop-up is on; the mop-up
     weights themselves are linear (the model gates them), as is a weight found so by its two

@@ -66,6 +66,8 @@ PAIR_TERMS: dict[str, tuple[int, int]] = {
     # per direction of one of our pieces closed by an enemy restricting piece
     "restricted_mobility": (0, 0),
 }
+# The pull-trap-capture plan's weights (`hordes tune --params plan`).
+PLAN_TERMS = frozenset({"trapped", "royal_reach", "pull_reach", "royal_fork", "restricted_mobility"})
 # Single numbers and switches.
 SCALAR_TERMS: dict[str, int] = {
     "tempo": 10,  # bonus for the side to move

@@ -27,7 +27,6 @@ import time
 from collections import defaultdict
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import replace
 from typing import Any
 
 from hordes.core import movegen
@@ -36,6 +35,8 @@ from hordes.core.rules import Variant
 from hordes.engine.evaluate import BITS, Evaluator, evaluator
 from hordes.engine.limits import INF, MATE, MATE_BOUND, Info, Limits
 from hordes.engine.plan import see
+from hordes.engine.plan_search import PlanSearch
+from hordes.engine.search_info import cp, ranked, report
 from hordes.engine.tt import EXACT, LOWER, UPPER, TranspositionTable
 from hordes.errors import HordesError
 
@@ -216,19 +217,11 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
         g.kind in comp.reset_kinds[color] for color in (0, 1) for g in comp.gens[color] if g.promotes
     )
     use_null = params.null_move
-    # No shuffling (where repetition loses): a move that undoes the mover's previous move, or makes
-    # a position that has occurred before, costs `shuffle`. line[ply + 2] is the move made at ply;
-    # line[0] and line[1] the game's last two moves.
-    shuffle = params.shuffle if rep_loss else 0
-    line = [0] * (MAX_PLY + 4)
-    if shuffle:
-        game = [u[0] for u in b._stack[-2:]]
-        line[2 - len(game) : 2] = game
-    # The plan in quiescence (plan.py): captures judged by the owner-changing exchange, and pulls
-    # that put an enemy piece where our royal pieces take it.
-    plan = ev.plan
-    plan_q = params.plan_quiescence and plan is not None and any(comp.owner_change)
-    owner_change = comp.owner_change
+    # The plan's part (plan_search.py): no shuffling where repetition loses, plan quiescence.
+    plan_search = PlanSearch(b, ev, MAX_PLY)
+    shuffle, shuffle_penalty, line = plan_search.shuffle, plan_search.penalty, plan_search.line
+    plan_q, owner_change = plan_search.quiescence, plan_search.owner_change
+    winning_pulls = plan_search.winning_pulls
     use_lmr = params.late_move_reductions
     futility_margin = 2 * pawn_unit
     delta_margin = 2 * pawn_unit
@@ -396,15 +389,6 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
             if near >> (m >> TO & SQ) & 1 and mailbox[m >> TO & SQ] < 0 and mailbox[m & SQ] >> 1 in camp_kinds
         ]
 
-    def winning_pulls(e: list[list[int] | None]) -> list[int]:
-        """The legal ones of plan.pulls_into_reach (rarely any: the legal list is made only then)."""
-        assert plan is not None
-        found = plan.pulls_into_reach(b)
-        if not found:
-            return []
-        legal = set(legal_moves(e))
-        return [m for m in found if m in legal]
-
     def qsearch(alpha: int, beta: int, ply: int, packed: int, checked: bool, qply: int = 0) -> int:
         nonlocal nodes, seldepth
         nodes += 1
@@ -479,7 +463,7 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
                 if steps:
                     moves = moves + steps
             if plan_q and not qply and not in_check_now:
-                pulls = winning_pulls(e)
+                pulls = winning_pulls(b, lambda: legal_moves(e))
                 if pulls:
                     moves = moves + pulls
             if not moves:
@@ -759,12 +743,7 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
                 new_depth += 1  # check extension
             pen = 0
             if shuffle:
-                line[ply + 2] = m
-                prev = line[ply]
-                if (prev and frm == prev >> TO & SQ and to == prev & SQ) or (
-                    b.halfmove >= 4 and b.repetitions() >= 2
-                ):
-                    pen = shuffle  # the piece goes back (or changes back), or the position repeats
+                pen = shuffle_penalty(b, ply, m)
             lo_, hi_ = alpha + pen, beta + pen  # the window for the score before the penalty
             if i == 0:
                 score = -negamax(new_depth, -hi_, -lo_, ply + 1, child, gives, True)
@@ -822,7 +801,7 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
         out = b.outcome()
         if out is not None and out.winner is not None:
             score = MATE if out.winner is b.turn else -MATE
-        yield Info(0, 0, score, _cp(score, pawn_unit), 0, 0.0, (), True, tt.hashfull())
+        yield Info(0, 0, score, cp(score, pawn_unit), 0, 0.0, (), True, tt.hashfull())
         return
     entry = tt.get(b.zobrist_hash())
     if entry is not None and entry[3] in root_moves:
@@ -881,11 +860,7 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
                             pv_table[1] = []
                             pen = 0
                             if shuffle:
-                                line[2] = m
-                                if (line[0] and frm == line[0] >> TO & SQ and to == line[0] & SQ) or (
-                                    b.halfmove >= 4 and b.repetitions() >= 2
-                                ):
-                                    pen = shuffle
+                                pen = shuffle_penalty(b, 0, m)
                             lo_, hi_ = alpha + pen, beta + pen
                             if i == first:
                                 score = -negamax(nd, -hi_, -lo_, 1, child, gives, True)
@@ -918,7 +893,7 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
         except _Abort:
             # Keep what the unfinished depth proved: the lines it finished, and the best move of the
             # line it was searching, if it found one; the other lines stay as the last depth left them.
-            fresh = _ranked(done + ([(iter_score, iter_pv)] if iter_best else []))
+            fresh = ranked(done + ([(iter_score, iter_pv)] if iter_best else []))
             if fresh:
                 best_score, best_pv = fresh[0]
             elif last_info is None:
@@ -929,7 +904,7 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
                 taken = {pv[0] for _, pv in fresh}
                 older = [line for line in lines if line[1][0] not in taken]
                 reported = fresh or [(best_score, best_pv)]
-                yield _report(
+                yield report(
                     pristine,
                     [(depth, s, pv) for s, pv in reported] + [(depth - 1, s, pv) for s, pv in older],
                     seldepth,
@@ -944,13 +919,13 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
         if pv_count > 1:
             # Line k's search cannot see the moves of lines 1..k-1, so a later line may score higher;
             # rank them by score (a stable sort keeps the search's order between equals).
-            done = _ranked(done)
+            done = ranked(done)
             root_moves[:pv_count] = [pv[0] for _, pv in done]
         lines = done
         best_score, best_pv = lines[0]
         tt_put(b.zobrist_hash(), (depth, EXACT, best_score, best_pv[0]))
         elapsed = clock() - start
-        last_info = _report(
+        last_info = report(
             b, [(depth, s, pv) for s, pv in lines], seldepth, nodes, elapsed, True, pawn_unit, tt, pv_count
         )
         yield last_info
@@ -1004,61 +979,3 @@ def _table_score(score: int, ply: int) -> int:
 def _key(b: Board, m: int) -> tuple[int, int, str | None]:
     mv = b.int_to_move(m)
     return mv.from_square, mv.to_square, mv.promotion
-
-
-def _cp(score: int, pawn_unit: int) -> int:
-    return score * 100 // pawn_unit if abs(score) <= MATE_BOUND else (100000 if score > 0 else -100000)
-
-
-def _ranked(lines: list[tuple[int, list[int]]]) -> list[tuple[int, list[int]]]:
-    """MultiPV lines best score first; equal scores keep their order."""
-    return sorted(lines, key=lambda line: -line[0])
-
-
-def _report(
-    b: Board,
-    lines: list[tuple[int, int, list[int]]],
-    seldepth: int,
-    nodes: int,
-    elapsed: float,
-    complete: bool,
-    pawn_unit: int,
-    tt: TranspositionTable,
-    wanted: int,
-) -> Info:
-    """The Info of line 1, carrying lines 2..`wanted` as its alternatives; `lines` holds (depth,
-    score, pv) best first (a line an unfinished depth did not reach keeps the depth before)."""
-    hashfull = tt.hashfull()
-    infos = [
-        Info(
-            depth,
-            max(seldepth, depth),
-            score,
-            _cp(score, pawn_unit),
-            nodes,
-            elapsed,
-            _legal_line(b, pv),
-            complete,
-            hashfull,
-            rank,
-        )
-        for rank, (depth, score, pv) in enumerate(lines[:wanted], 1)
-    ]
-    if len(infos) == 1:
-        return infos[0]
-    return replace(infos[0], alternatives=tuple(infos[1:]))
-
-
-def _legal_line(b: Board, pv: list[int]) -> tuple[Move, ...]:
-    """The PV as Move objects, cut at the first move that is not legal (a stale table entry)."""
-    out: list[Move] = []
-    played = 0
-    for m in pv:
-        if m not in movegen.generate_legal(b):
-            break
-        out.append(b.int_to_move(m))
-        b.push_int(m)
-        played += 1
-    for _ in range(played):
-        b.pop_int()
-    return tuple(out)

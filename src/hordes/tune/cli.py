@@ -31,14 +31,17 @@ def register(subparsers: Any) -> None:
     p.add_argument("--out", type=Path, help="the tuned document to write (default: SLUG-tuned.md)")
     p.add_argument(
         "--params",
-        help="what to tune, comma-separated: all (default), values, weights, piece letters (Q), "
-        "terms (centre), or single numbers (Q.mg, tempo)",
+        help="what to tune, comma-separated: all (default), values, weights, plan (the pull-trap-capture "
+        "terms), piece letters (Q), terms (centre), or single numbers (Q.mg, tempo)",
     )
     p.add_argument("--workers", type=int, default=1, help="local worker processes (default 1)")
     p.add_argument("--ray", metavar="local|auto|ADDRESS", help="compute on a Ray cluster instead")
     p.add_argument("--max-positions", type=int, help="use at most this many positions (a random sample)")
     p.add_argument("--per-game", type=int, default=10, help="positions sampled per game (default 10)")
     p.add_argument("--skip-plies", type=int, default=8, help="opening plies never sampled (default 8)")
+    p.add_argument(
+        "--decisive", action="store_true", help="sample won and lost games only (drawn games are skipped)"
+    )
     p.add_argument(
         "--ridge",
         type=float,
@@ -124,7 +127,9 @@ def _cmd_tune(args: argparse.Namespace) -> int:
     selected = select_params(variant, args.params)
     out: Path = args.out or Path(f"{variant.slug}-tuned.md")
 
-    options = SampleOptions(skip_plies=args.skip_plies, per_game=args.per_game, seed=args.seed)
+    options = SampleOptions(
+        skip_plies=args.skip_plies, per_game=args.per_game, seed=args.seed, decisive=args.decisive
+    )
     positions, stats = collect_positions(
         args.positions, variant, options, args.workers, args.ray, args.max_positions
     )
@@ -133,6 +138,7 @@ def _cmd_tune(args: argparse.Namespace) -> int:
         + (f", {stats.other_variant} of other variants" if stats.other_variant else "")
         + (f", {stats.broken} broken" if stats.broken else "")
         + (f", {stats.unfinished} unfinished" if stats.unfinished else "")
+        + (f", {stats.drawn} drawn left out (--decisive)" if stats.drawn else "")
         + f"; {len(positions)} quiet positions ({stats.loud} candidates were not quiet)"
     )
     if not positions:
@@ -208,7 +214,8 @@ def _cmd_tune(args: argparse.Namespace) -> int:
         f"Parent: {variant.source}",
         f"Games: {args.positions}",
         f"Sample: {len(positions)} quiet positions of {games_text}, from ply {args.skip_plies + 1}, at "
-        f"most {args.per_game} per game, seed {args.seed}; each labelled with its game's result.",
+        f"most {args.per_game} per game, seed {args.seed}; each labelled with its game's result"
+        + (" (decisive games only)." if args.decisive else "."),
         *split_lines,
         f"Fit: ridge {args.ridge:g}; K = {first.k:.6g}; mean squared error {first.error_before:.6f} before, "
         f"{real_after:.6f} after (in-sample).",

@@ -50,6 +50,7 @@ class SampleOptions:
     skip_plies: int = 8  # opening plies never sampled (books, memorised lines)
     per_game: int = 10  # at most this many positions from one game
     seed: int = 0
+    decisive: bool = False  # only won or lost games (a draw by the ply cap teaches little)
 
 
 @dataclass
@@ -59,6 +60,7 @@ class SampleStats:
     other_variant: int = 0
     broken: int = 0  # records with a PGN error
     unfinished: int = 0  # result '*'
+    drawn: int = 0  # drawn games left out (SampleOptions.decisive)
     positions: int = 0
     loud: int = 0  # candidate positions rejected by the quiet test
     variants: set[str] = field(default_factory=set)
@@ -69,6 +71,7 @@ class SampleStats:
         self.other_variant += other.other_variant
         self.broken += other.broken
         self.unfinished += other.unfinished
+        self.drawn += other.drawn
         self.positions += other.positions
         self.loud += other.loud
         self.variants |= other.variants
@@ -168,6 +171,9 @@ def sample_chunk(task: SampleTask) -> tuple[list[Position], SampleStats]:
         result = RESULTS.get(game.headers.get("Result", "*"))
         if result is None:
             stats.unfinished += 1
+            continue
+        if task.options.decisive and result == 0.5:
+            stats.drawn += 1
             continue
         board = Board(variant, game.start_fen)
         boards: list[Board] = []

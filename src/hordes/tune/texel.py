@@ -94,12 +94,14 @@ def select_params(variant: Variant, spec: str | None) -> list[Param]:
             found = [p for p in every if p.kind == "value"]
         elif token in ("weights", "evaluation"):
             found = [p for p in every if p.kind != "value"]
+        elif token == "plan":
+            found = [p for p in every if p.key in evmod.PLAN_TERMS]
         else:
             found = [p for p in every if token in (p.key, p.name)]
             if not found and token in letters:
                 raise HordesError(f"--params: {token} is a royal piece; its value is not tuned")
         if not found:
-            known = ", ".join(["all", "values", "weights", *dict.fromkeys(p.key for p in every)])
+            known = ", ".join(["all", "values", "weights", "plan", *dict.fromkeys(p.key for p in every)])
             raise HordesError(f"--params: unknown parameter {token!r} (known: {known}; or e.g. N.mg)")
         chosen.update(found)
     gated = sorted({p.key for p in chosen if p.key in evmod.MATERIAL_GATED})

@@ -36,7 +36,10 @@ COMPILED_MODULES: tuple[str, ...] = (
     "hordes.core.tables",
     "hordes.engine.evaluate",
     "hordes.engine.limits",
+    "hordes.engine.plan",
+    "hordes.engine.plan_search",
     "hordes.engine.search",
+    "hordes.engine.search_info",
     "hordes.engine.tt",
     "hordes.notation.board",
 )

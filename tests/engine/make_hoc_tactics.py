@@ -156,14 +156,7 @@ def _entries(fen: str, counts: dict[str, int], want: dict[str, int], force: bool
 
 
 def read() -> list[tuple[str, str, int, list[str]]]:
-    out = []
-    for raw in DATA.read_text().splitlines():
-        line = raw.strip()
-        if line and not line.startswith("#"):
-            fen, kind_n, solutions = (part.strip() for part in line.split("|"))
-            kind, n = kind_n.split()
-            out.append((fen, kind, int(n), solutions.split()))
-    return out
+    return hoc_plan.read(DATA)  # the two files share one line format
 
 
 def verify() -> int:

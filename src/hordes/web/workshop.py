@@ -36,7 +36,7 @@ from hordes.web.pages import render
 from hordes.web.ratelimit import client_of, rate_limit
 from hordes.web.variant_limits import check_size
 from hordes.web.variant_store import InvalidVariant, VariantStore
-from hordes.web.variant_views import CHECK_UNIT, MAX_DOCUMENT_BODY
+from hordes.web.variant_views import CHECK_UNIT, MAX_DOCUMENT_BODY, variant_summary
 
 EXAMPLES_DIR = Path(REGISTRY.directory) / "examples"
 _RUN_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
@@ -112,26 +112,12 @@ def preview(variant: Variant) -> dict[str, Any]:
     from hordes import svg
     from hordes.site import render_variant_body
 
-    board = Board(variant)
-    return {
-        "ok": True,
-        "name": variant.slug,
-        "title": variant.title,
-        "fen": variant.start_fen,
-        "width": variant.geometry.cols,
-        "height": variant.geometry.rows,
-        "board": svg.board(board, id_prefix="ws-board-"),
-        "pieces": [
-            {
-                "letter": p.letter,
-                "name": p.name,
-                "betza": p.betza,
-                "diagram": svg.movement_diagram(variant, p.letter, size=140, id_prefix=f"ws-move-{k}-"),
-            }
-            for k, p in enumerate(variant.pieces)
-        ],
-        "rules": render_variant_body(variant),
-    }
+    out = variant_summary(variant)  # what the store's check answers, plus the pictures
+    out["board"] = svg.board(Board(variant), id_prefix="ws-board-")
+    for k, piece in enumerate(out["pieces"]):
+        piece["diagram"] = svg.movement_diagram(variant, piece["letter"], size=140, id_prefix=f"ws-move-{k}-")
+    out["rules"] = render_variant_body(variant)
+    return out
 
 
 def _preview_text(request: Request, text: str) -> dict[str, Any]:

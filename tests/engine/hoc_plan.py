@@ -54,7 +54,8 @@ DATA = Path(__file__).parent / "data" / "tactics_hoc_plan.txt"
 VALUES = {ROOK: 500, BISHOP: 330, ROOK_MAGNET: 450, BISHOP_MAGNET: 300, KING: 0, KNIGHT: 0}
 PLAN_GAIN = 300  # at least a Bishop Magnet, net
 PLAN_MOVES = 2
-HEADER = f"""# The Hordes of Change plan (issue 18, point 3): pull an enemy piece into reach and take it with a
+HEADER = f"""# variant: hordes
+# The Hordes of Change plan (issue 18, point 3): pull an enemy piece into reach and take it with a
 # King or Knight, or fork with a royal piece. Positions placed at random around the two themes and
 # kept when the reference generator (tests/reference/hoc_reference.py) proves them by exhaustive search.
 # Columns: FEN | theme N | solutions (UCI)

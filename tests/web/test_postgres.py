@@ -126,6 +126,9 @@ def test_issue15_p1_two_servers_started_together_share_moves_and_seeks(pg_url: s
         api(b, f"/api/games/{g['id']}/join", {"invite": g["invite_token"]})
         with ws(a, f"/ws/game/{g['id']}") as watcher:
             assert json.loads(watcher.recv(10))["type"] == "game"
+            # the client offers compression; the server declines it (its CPU, at 500 games)
+            assert "permessage-deflate" in (watcher.request.headers.get("Sec-WebSocket-Extensions") or "")
+            assert watcher.response.headers.get("Sec-WebSocket-Extensions") is None
             played = api(b, f"/api/games/{g['id']}/moves", {"uci": "e2e4"}, {"X-Seat-Token": g["token"]})
             seen = wait_for(watcher, lambda f: f["type"] == "move")
             assert seen["ply"] == played["ply"] == 1 and seen["uci"] == "e2e4" and seen["san"] == "e4"

@@ -22,6 +22,7 @@ from websockets.sync.client import connect
 from hordes.web import db
 from hordes.web.app import create_app
 from hordes.web.bus import PostgresBus
+from hordes.web.games import GameService
 from tests.pg_cluster import Cluster
 from tests.process_guard import descendants
 from tests.web.conftest import TEST_DATABASE, create
@@ -125,6 +126,9 @@ def test_issue15_p1_two_servers_started_together_share_moves_and_seeks(pg_url: s
         api(b, f"/api/games/{g['id']}/join", {"invite": g["invite_token"]})
         with ws(a, f"/ws/game/{g['id']}") as watcher:
             assert json.loads(watcher.recv(10))["type"] == "game"
+            # the client offers compression; the server declines it (its CPU, at 500 games)
+            assert "permessage-deflate" in (watcher.request.headers.get("Sec-WebSocket-Extensions") or "")
+            assert watcher.response.headers.get("Sec-WebSocket-Extensions") is None
             played = api(b, f"/api/games/{g['id']}/moves", {"uci": "e2e4"}, {"X-Seat-Token": g["token"]})
             seen = wait_for(watcher, lambda f: f["type"] == "move")
             assert seen["ply"] == played["ply"] == 1 and seen["uci"] == "e2e4" and seen["san"] == "e4"
@@ -275,3 +279,52 @@ def test_issue15_p1_an_event_too_large_for_a_notification_is_read_back(pg_url: s
 
     got = asyncio.run(scenario())
     assert [e["n"] for e in got] == [1, 2] and got[0]["text"] == "x" * 20_000
+
+
+def _two_humans(service: GameService) -> tuple[str, dict[str, str]]:
+    made = service.create("chess", white="human", black="human", creator="white")
+    joined = service.join(made.id, made.invite)
+    return made.id, {"white": made.tokens["white"], "black": joined.token}
+
+
+def test_issue15_benchmark_a_move_takes_one_connection_and_one_transaction(pg_url: str) -> None:
+    # Round trips per move set the 500-game latency: the row is read and the move stored on one
+    # connection, in one transaction, and the pool does not ping the connection it hands out.
+    engine = db.make_engine(pg_url)
+    db.migrate(engine)
+    service = GameService(engine)
+    game_id, tokens = _two_humans(service)
+    checkouts: list[object] = []
+    statements: list[str] = []
+    sa.event.listen(engine, "checkout", lambda *args: checkouts.append(args[0]))
+    sa.event.listen(engine, "before_cursor_execute", lambda _c, _r, sql, *rest: statements.append(sql))
+    commits: list[object] = []
+    sa.event.listen(engine, "commit", lambda conn: commits.append(conn))
+    event = service.move(game_id, tokens["white"], "e2e4")  # the board is built from the stored moves
+    assert event["ply"] == 1
+    assert (len(checkouts), len(commits)) == (1, 1)
+    assert [s.split()[0] for s in statements] == ["SELECT", "SELECT", "INSERT", "UPDATE"]
+    assert engine.pool._pre_ping is False  # type: ignore[attr-defined]
+    engine.dispose()
+
+
+def test_issue15_benchmark_a_move_on_a_connection_the_server_dropped_is_stored(pg_url: str) -> None:
+    engine = db.make_engine(pg_url)
+    db.migrate(engine)
+    service = GameService(engine)
+    game_id, tokens = _two_humans(service)
+    service.move(game_id, tokens["white"], "e2e4")  # leaves its connection in the pool
+    killer = sa.create_engine(pg_url, poolclass=sa.NullPool)
+    with killer.connect() as conn:
+        dropped = conn.execute(
+            sa.text(
+                "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
+                " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )
+        ).scalar()
+    killer.dispose()
+    assert dropped and dropped >= 1
+    event = service.move(game_id, tokens["black"], "e7e5")  # its first read fails, and is tried again
+    assert event["ply"] == 2
+    assert [m["uci"] for m in service.state(game_id)["moves"]] == ["e2e4", "e7e5"]
+    engine.dispose()

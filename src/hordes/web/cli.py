@@ -42,6 +42,10 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         ws_max_size=MAX_BODY,  # websocket messages over 16 KB are refused by the protocol layer
         ws_ping_interval=20.0,
         ws_ping_timeout=20.0,
+        # No per-message compression: a game's frames are a few hundred bytes, and compressing
+        # each one for each socket (and keeping a zlib state per socket) cost more CPU under load
+        # than the bytes it saved (docs/benchmarks.md, issue 15).
+        ws_per_message_deflate=False,
     )
     return 0
 

@@ -500,5 +500,8 @@ def make_engine(url: str) -> Engine:
     # A fixed pool as large as the most the web tier opens (the worker threads that talk to the
     # database at once, up to 15): a pool that grows past its size for a burst and shrinks back
     # opens and closes a PostgreSQL connection (a server process) each time, which under load costs
-    # more than the queries.
-    return sa.create_engine(url, pool_pre_ping=True, pool_size=15, max_overflow=0)
+    # more than the queries. No pre-ping: it is one more round trip on every checkout. A connection
+    # that died meanwhile fails its first statement instead; SQLAlchemy then drops it and every
+    # older one from the pool, and the readers retry that first statement once (games.py,
+    # GameService._connect_and_read).
+    return sa.create_engine(url, pool_size=15, max_overflow=0)

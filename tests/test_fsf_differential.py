@@ -14,9 +14,9 @@ from hordes import Board
 from tests.fsf import oracle
 
 # Each pyffish call costs about 1.7 ms whatever it asks (measured: legal_moves and gives_check alike,
-# in the start position of chess), so these games are bound by the oracle, not by hordes: 100 games
+# in the start position of chess), so these games are bound by the oracle, not by hordes: 80 games
 # per variant keep `make test` inside its budget; `pytest --games 200` (or more) runs further seeds.
-CI_GAMES = 100
+CI_GAMES = 80
 MAX_PLIES = 300
 
 

@@ -22,7 +22,7 @@ VARIANTS = ["chess", "orda", "khans"]
 EVERY_MOVE_GAMES = 6  # per variant, default run: every legal move at every ply
 EVERY_MOVE_PLIES = 50
 WHOLE_GAMES = 150  # per variant, default run: the played moves of full games, one pyffish call a game
-SLOW_GAMES = 20
+SLOW_GAMES = 12  # every legal move of 12 full games per variant in CI (the suite is oracle-bound; budget)
 CHUNKS = 4  # the full games run as this many tests per variant (see test_fsf_differential.CHUNKS)
 MAX_PLIES = 300
 

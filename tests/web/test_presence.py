@@ -33,6 +33,7 @@ from tests.web.conftest import TEST_DATABASE
 from tests.web.live_server import server_processes
 from tests.web.test_postgres import api, wait_for
 from tests.web.test_scale_out import seat_socket
+from tests.web.test_seeks import advance  # the lobby clock helper, shared
 
 # These tests start their own PostgreSQL databases: the suite's second pass over tests/web (on
 # PostgreSQL, HORDES_TEST_DATABASE=postgresql) would only run them again.
@@ -89,16 +90,6 @@ def test_issue15_p2_an_opponent_connected_through_another_process_is_present(
 def instance(url: str, clock: ManualClock) -> TestClient:
     """One server instance of its own (bus connection, presence owner, timers) on `url`."""
     return TestClient(create_app(database_url=url, engine_workers=1, clock=clock, seek_grace=GRACE))
-
-
-def advance(client: TestClient, seconds: float) -> None:
-    async def go() -> None:
-        state = client.app.state  # type: ignore[attr-defined]
-        state.live.clock.advance(seconds)
-        await state.lobby.settle()
-
-    assert client.portal is not None
-    client.portal.call(go)
 
 
 def seek_state(client: TestClient, seek_id: str) -> str:

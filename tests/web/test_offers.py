@@ -425,3 +425,25 @@ def test_p7_reads_during_takebacks_are_one_snapshot(client: TestClient, busy_swi
     bad = [(r["ply"], wrong) for r in reads if (wrong := mismatches(r))]
     assert bad == [], f"{len(bad)} of {len(reads)} reads mixed two lines: {bad[:3]}"
     assert svc.state(g)["takebacks_allowed"] and svc.row(g).takebacks == 30
+
+
+def test_a_move_made_while_the_engine_looks_is_answered(client: TestClient) -> None:
+    """The engine's task may be reading the game (finding no turn) when the human's move lands: that
+    task must look again, or the engine never answers (seen on PostgreSQL, whose reads are slower)."""
+    svc = client.app.state.games  # type: ignore[attr-defined]
+    real = svc.engine_turn_clock
+    looked, release = threading.Event(), threading.Event()
+
+    def held_first_look(game_id: str) -> Any:
+        found = real(game_id)
+        if not looked.is_set():  # the look at creation: no turn yet, held until the move is stored
+            looked.set()
+            assert release.wait(30)
+        return found
+
+    svc.engine_turn_clock = held_first_look
+    g = create(client, variant="chess", opponent="engine", color="white", level=1)
+    assert looked.wait(30)
+    play(client, g["id"], g["token"], "e2e4")
+    release.set()
+    assert wait_for(client, g["id"], lambda s: s["ply"] == 2)["turn"] == "white"

@@ -95,6 +95,7 @@ class Live:
         self.sockets: dict[str, set[WebSocket]] = {}
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
         self._engine_tasks: dict[str, asyncio.Task[None]] = {}
+        self._engine_again: set[str] = set()  # games asked for while their engine task was running
         self.owner = secrets.token_hex(8)  # this process, in the engine turns it claims
         # ----- clocks (timeouts.py) and who is here (for abandonment claims) -----
         self.clock: Clock = clock or SystemClock()
@@ -331,8 +332,22 @@ class Live:
             return
         task = self._engine_tasks.get(game_id)
         if task is not None and not task.done():
+            # That task may have read the game before this change and found no turn: it looks again.
+            self._engine_again.add(game_id)
             return
-        self._engine_tasks[game_id] = asyncio.create_task(self._engine_turn(game_id))
+        self._engine_tasks[game_id] = asyncio.create_task(self._engine_turns(game_id))
+
+    async def _engine_turns(self, game_id: str) -> None:
+        """The engine's turns in the game until none is asked for (the event loop runs one thing at a
+        time, so a request between the last look and the return is never missed)."""
+        try:
+            while True:
+                self._engine_again.discard(game_id)
+                await self._engine_turn(game_id)
+                if game_id not in self._engine_again:
+                    return
+        finally:
+            self._engine_again.discard(game_id)
 
     async def _engine_turn(self, game_id: str) -> None:
         failures = 0

@@ -234,13 +234,21 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[k]
 
 
-def resident_mb(base: str) -> float | None:
-    """A server's resident memory in MB, from its /metrics (None if it does not say)."""
+def scrape(base: str) -> dict[str, float]:
+    """A server's unlabelled samples from its /metrics, by name."""
+    out: dict[str, float] = {}
     with urllib.request.urlopen(base + "/metrics", timeout=10) as r:
         for line in r.read().decode().splitlines():
-            if line.startswith("hordes_process_resident_memory_bytes "):
-                return round(float(line.split()[1]) / 2**20, 1)
-    return None
+            name, _, value = line.partition(" ")
+            if line and not line.startswith("#") and "{" not in name:
+                out[name] = float(value)
+    return out
+
+
+def resident_mb(sample: dict[str, float]) -> float | None:
+    """A server's resident memory in MB (None if its /metrics does not say)."""
+    found = sample.get("hordes_process_resident_memory_bytes")
+    return None if found is None else round(found / 2**20, 1)
 
 
 async def run(
@@ -252,7 +260,7 @@ async def run(
     clock: dict[str, float] | None = None,
 ) -> dict[str, Any]:
     stats = Stats()
-    memory_before = [await asyncio.to_thread(resident_mb, b) for b in bases]
+    before = [await asyncio.to_thread(scrape, b) for b in bases]
     # Set-up (not timed): create the games and connect both seats of each, a few at a time.
     gate = asyncio.Semaphore(10)
 
@@ -264,6 +272,8 @@ async def run(
         return [bases[i % len(bases)], bases[(i + 1) % len(bases)]]
 
     first = await asyncio.gather(*(opened(i) for i in range(games)))
+    playing = [await asyncio.to_thread(scrape, b) for b in bases]
+    own_cpu = time.process_time()
     start = time.monotonic()
     deadline = start + seconds
     await asyncio.gather(
@@ -273,7 +283,15 @@ async def run(
         )
     )
     elapsed = time.monotonic() - start
-    memory_after = [await asyncio.to_thread(resident_mb, b) for b in bases]
+    own_cpu = time.process_time() - own_cpu
+    after = [await asyncio.to_thread(scrape, b) for b in bases]
+    # CPU per move stored while the games are played, by process: a measure that depends far less
+    # than latency on how busy the machine is.
+    cpu_ms = []
+    for b, a in zip(playing, after, strict=True):
+        key, moves = "hordes_process_cpu_seconds_total", "hordes_moves_stored_total"
+        if key in a and key in b and a.get(moves, 0) > b.get(moves, 0):
+            cpu_ms.append(round((a[key] - b[key]) * 1000 / (a[moves] - b[moves]), 3))
     lat = [x * 1000 for x in stats.latencies]
     seen = [x * 1000 for x in stats.watcher_latencies]
     err = [x * 1000 for x in stats.clock_errors]
@@ -315,8 +333,10 @@ async def run(
             "max": round(max(seen), 2) if seen else None,
         },
         "processes": len(bases),
-        "memory_mb_before": memory_before,
-        "memory_mb_after": memory_after,
+        "memory_mb_before": [resident_mb(b) for b in before],
+        "memory_mb_after": [resident_mb(a) for a in after],
+        "cpu_ms_per_stored_move": cpu_ms,
+        "load_client_cpu_s": round(own_cpu, 2),
         "games_finished": stats.games_finished,
         "errors": len(stats.errors),
         "first_errors": stats.errors[:5],
@@ -373,7 +393,9 @@ def main() -> int:
         f"to the opponent's socket p50 {result['watcher_ms']['p50']} ms, "
         f"p95 {result['watcher_ms']['p95']} ms, p99 {result['watcher_ms']['p99']} ms; "
         f"errors {result['errors']}; memory (MB) per process "
-        f"{result['memory_mb_before']} before, {result['memory_mb_after']} after"
+        f"{result['memory_mb_before']} before, {result['memory_mb_after']} after; CPU per stored move "
+        f"(ms) per process {result['cpu_ms_per_stored_move']}; the load client's CPU "
+        f"{result['load_client_cpu_s']} s"
     )
     if clock:
         e, f = result["clock_error_ms"], result["flag_delay_ms"]

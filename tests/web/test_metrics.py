@@ -51,6 +51,8 @@ def test_issue15_p6_metrics_count_games_sockets_moves_and_their_latency(client: 
     assert during['hordes_open_sockets{kind="game"}'] == 2
     assert during['hordes_open_sockets{kind="lobby"}'] == 1
     assert during["hordes_moves_stored_total"] == 2
+    # the process's CPU, counted up (the web load benchmark divides it by the moves stored)
+    assert 0 < before["hordes_process_cpu_seconds_total"] <= during["hordes_process_cpu_seconds_total"]
     assert during["hordes_move_seconds_count"] == 2 and during['hordes_move_seconds_bucket{le="+Inf"}'] == 2
     assert 0 < during["hordes_move_seconds_sum"] < 10
     buckets = [v for k, v in during.items() if k.startswith("hordes_move_seconds_bucket")]

@@ -281,6 +281,38 @@ def test_issue15_p1_an_event_too_large_for_a_notification_is_read_back(pg_url: s
     assert [e["n"] for e in got] == [1, 2] and got[0]["text"] == "x" * 20_000
 
 
+def test_issue15_p1_events_sent_together_arrive_whole_and_in_order(pg_url: str) -> None:
+    """Events published at once go in batches of one statement each: every one arrives, in order,
+    with the characters that JSON and array literals quote (quotes, backslashes, braces, commas)."""
+    db.migrate(db.make_engine(pg_url))
+    texts = [f'{n}: "q" \\ {{a, b}} ; é ♞ \n' for n in range(450)]
+
+    async def scenario() -> list[dict[str, Any]]:
+        sender, receiver = PostgresBus(pg_url), PostgresBus(pg_url)
+        got: list[dict[str, Any]] = []
+        arrived = asyncio.Event()
+
+        async def take(event: dict[str, Any]) -> None:
+            got.append(event)
+            if len(got) == len(texts):
+                arrived.set()
+
+        receiver.subscribe("game", take)
+        await sender.start()
+        await receiver.start()
+        try:
+            await asyncio.gather(*(sender.publish("game", {"n": n, "text": t}) for n, t in enumerate(texts)))
+            await asyncio.wait_for(arrived.wait(), 30)
+        finally:
+            await sender.close()
+            await receiver.close()
+        return got
+
+    got = asyncio.run(scenario())
+    assert [e["n"] for e in got] == list(range(len(texts)))
+    assert [e["text"] for e in got] == texts
+
+
 def _two_humans(service: GameService) -> tuple[str, dict[str, str]]:
     made = service.create("chess", white="human", black="human", creator="white")
     joined = service.join(made.id, made.invite)

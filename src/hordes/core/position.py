@@ -468,13 +468,16 @@ class Board:
 
     def parse_uci(self, text: str) -> Move:
         """A legal move from UCI text; InvalidMoveError if malformed, IllegalMoveError if not legal."""
+        return self.int_to_move(self._parse_uci_int(text))
+
+    def _parse_uci_int(self, text: str) -> int:
         move = Move.from_uci(text, self.geometry)
         if move.promotion and not self.variant.has_letter(move.promotion):
             raise IllegalMoveError(text, self.fen(), f"{self.variant.title} has no piece {move.promotion}")
         m = self._find(move)
         if m is None:
             raise IllegalMoveError(text, self.fen())
-        return self.int_to_move(m)
+        return m
 
     def uci(self, move: Move) -> str:
         """A move in UCI text, with this board's square names."""
@@ -482,9 +485,9 @@ class Board:
 
     def push_uci(self, text: str) -> Move:
         """Read a UCI move (as `parse_uci`), play it and return it."""
-        move = self.parse_uci(text)
-        self.push(move)
-        return move
+        m = self._parse_uci_int(text)  # legal already: no second look for it, as push would take
+        self.push_int(m)
+        return self.int_to_move(m)
 
     def push(self, move: Move) -> None:
         """Play a legal move. Raises IllegalMoveError (the position is unchanged) if it is not legal."""
@@ -509,6 +512,10 @@ class Board:
     def move_stack(self) -> list[Move]:
         """The moves played since the position was set up, oldest first."""
         return [self.int_to_move(u[0]) for u in self._stack]
+
+    def moves_played(self) -> int:
+        """len(move_stack), without building the list of moves."""
+        return len(self._stack)
 
     # The internal, fast interface used by perft, the search and tests: moves as ints.
     def push_int(self, m: int) -> None:

@@ -169,13 +169,18 @@ class PostgresBus(LocalBus):
                     sent.set_result(None)
 
     async def _notify_all(self, conn: psycopg.AsyncConnection[Any], bodies: list[str]) -> None:
-        """Send the bodies in order: small ones together in one statement (unnest yields them in
-        the array's order, and each row's pg_notify runs as its row is produced)."""
+        """Send the bodies in order: small ones together in one statement (json_array_elements_text
+        yields them in the array's order, and each row's pg_notify runs as its row is produced). The
+        batch goes as one JSON text, not a text[]: quoting each body for an array literal took a
+        seventh of a web process's CPU at 500 games (psycopg escapes array elements in Python)."""
         if len(bodies) == 1 or any(len(body.encode()) > NOTIFY_LIMIT for body in bodies):
             for body in bodies:
                 await self._notify(conn, body)
             return
-        await conn.execute("SELECT pg_notify(%s, body) FROM unnest(%s::text[]) AS body", (PG_CHANNEL, bodies))
+        await conn.execute(
+            "SELECT pg_notify(%s, body) FROM json_array_elements_text(%s::json) AS body",
+            (PG_CHANNEL, json.dumps(bodies)),
+        )
 
     async def _notify(self, conn: psycopg.AsyncConnection[Any], body: str) -> None:
         if len(body.encode()) <= NOTIFY_LIMIT:

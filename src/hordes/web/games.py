@@ -303,11 +303,11 @@ class GameService:
         line = offers.line_of(row)
         with entry.lock:
             board = entry.board
-            if board is None or len(board.move_stack) != row.ply or entry.line != line:
+            if board is None or board.moves_played() != row.ply or entry.line != line:
                 board = Board(stored_variant(row.variant), row.start_fen)
                 for m in moves if moves is not None else self._moves(row.id, row.ply, conn):
                     board.push_uci(m.uci)
-                if entry.board is None or (entry.line, len(entry.board.move_stack)) < (line, row.ply):
+                if entry.board is None or (entry.line, entry.board.moves_played()) < (line, row.ply):
                     entry.board, entry.line = board, line  # never replace a newer board with an older one
             yield board
 
@@ -324,7 +324,7 @@ class GameService:
             return
         try:
             board = entry.board
-            if board is None or len(board.move_stack) != ply - 1:
+            if board is None or board.moves_played() != ply - 1:
                 return
             try:
                 board.push_uci(uci)

@@ -114,19 +114,22 @@ def last_move(board: Board) -> dict[str, Any] | None:
     if not board.move_stack:
         return None
     move = board.peek()
-    before = board.copy()
-    before.pop()
     count = bin(board.occ[0] | board.occ[1]).count("1")
-    capture = count < bin(before.occ[0] | before.occ[1]).count("1")
+    now = board.piece_at(move.to_square)
+    # Taken back and played again rather than copied: a copy carries the whole move stack.
+    m = board.pop_int()
+    try:
+        capture = count < bin(board.occ[0] | board.occ[1]).count("1")
+        was = board.piece_at(move.from_square)
+    finally:
+        board.push_int(m)
     changed = None
-    if move.from_square != move.to_square:
-        was, now = before.piece_at(move.from_square), board.piece_at(move.to_square)
-        if was is not None and now is not None and was.color != now.color:
-            changed = {
-                "square": board.geometry.square_name(move.to_square),
-                "piece": now.piece_type,
-                "color": "white" if now.color else "black",
-            }
+    if move.from_square != move.to_square and was is not None and now is not None and was.color != now.color:
+        changed = {
+            "square": board.geometry.square_name(move.to_square),
+            "piece": now.piece_type,
+            "color": "white" if now.color else "black",
+        }
     return {"capture": capture, "changed_sides": changed}
 
 

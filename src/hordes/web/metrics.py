@@ -110,6 +110,11 @@ def render(
         "hordes_process_start_time_seconds", "gauge", "When this process started (Unix time).",
         [f"hordes_process_start_time_seconds {metrics.started!r}"],
     )  # fmt: skip
+    lines += _metric(
+        "hordes_process_cpu_seconds_total", "counter",
+        "CPU seconds this process has used (user and system, all its threads).",
+        [f"hordes_process_cpu_seconds_total {time.process_time():.3f}"],
+    )  # fmt: skip
     resident = _resident_bytes()
     if resident is not None:
         lines += _metric(

@@ -14,6 +14,7 @@ from typing import Any
 from hordes import Board, Color, Outcome, Termination, Variant
 from hordes.core import movegen
 from hordes.core.geometry import FILE_LETTERS
+from hordes.core.movegen import PROMO_SHIFT, SQ_MASK, TO_SHIFT
 from hordes.core.rules import side_index
 from hordes.web import marks
 
@@ -122,25 +123,30 @@ def position_view(board: Board) -> dict[str, Any]:
     legal: set[tuple[int, int]] = set()
     outcome = board.outcome()
     ints = [] if outcome is not None else movegen.generate_legal(board)
-    moves = [board.int_to_move(m) for m in ints]
-    for m in moves:
-        frm, to = name(m.from_square), name(m.to_square)
-        if m.from_square == m.to_square:
-            target = _transform_target(board, m.from_square)
+    kinds = board.variant.pieces
+    # The generator's ints are read directly: a Move object per legal move cost more than the rest.
+    for m in ints:
+        f, t = m & SQ_MASK, m >> TO_SHIFT & SQ_MASK
+        frm = name(f)
+        if f == t:
+            target = _transform_target(board, f)
             if target:
                 transforms[frm] = target
             continue
-        legal.add((m.from_square, m.to_square))
+        legal.add((f, t))
+        to = name(t)
         targets = dests.setdefault(frm, [])
         if to not in targets:
             targets.append(to)
-        if m.promotion:
-            promotions.setdefault(frm + to, []).append(m.promotion)
+        promo = (m >> PROMO_SHIFT & 63) - 1
+        if promo >= 0:
+            promotions.setdefault(frm + to, []).append(kinds[promo].letter)
     # A move without promotion beside promoting ones with the same squares: promotion is optional.
-    for m in moves:
-        key = name(m.from_square) + name(m.to_square)
-        if not m.promotion and key in promotions and "" not in promotions[key]:
-            promotions[key].append("")
+    if promotions:
+        for m in ints:
+            key = name(m & SQ_MASK) + name(m >> TO_SHIFT & SQ_MASK)
+            if not m >> PROMO_SHIFT & 63 and key in promotions and "" not in promotions[key]:
+                promotions[key].append("")
     result, termination, winner = outcome_fields(outcome)
     losing, winning = marks.immediate_results(board, ints)
     return {

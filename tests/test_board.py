@@ -219,3 +219,15 @@ def test_a_copy_keeps_its_own_history_when_both_boards_play_on() -> None:
         fresh.zobrist_hash(),
     )
     assert sorted(m.uci() for m in other.legal_moves) == sorted(m.uci() for m in fresh.legal_moves)
+
+
+def test_moves_played_counts_the_move_stack() -> None:
+    board = Board("hordes")
+    for _ in range(6):
+        move = next(iter(board.legal_moves))
+        board.push(move)
+        assert board.moves_played() == len(board.move_stack)
+    board.pop()
+    assert board.moves_played() == len(board.move_stack) == 5
+    assert board.push_uci(board.uci(next(iter(board.legal_moves)))) == board.peek()
+    assert board.moves_played() == 6

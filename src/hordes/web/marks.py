@@ -111,7 +111,7 @@ def immediate_results(board: Board, moves: list[int]) -> tuple[list[str], dict[s
 def last_move(board: Board) -> dict[str, Any] | None:
     """The last move's capture and change of sides: {"capture": bool, "changed_sides": None or
     {"square", "piece", "color"} (the capturer's square, letter and new colour)}. None before any move."""
-    if not board.move_stack:
+    if not board.moves_played():
         return None
     move = board.peek()
     count = bin(board.occ[0] | board.occ[1]).count("1")

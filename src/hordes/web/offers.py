@@ -199,7 +199,7 @@ def _plies_back(board: Board, asker: int) -> int:
     """How many plies take back `asker`'s last move (and the reply to it): 0 if it has none."""
     popped = []
     try:
-        while board.move_stack:
+        while board.moves_played():
             popped.append(board.pop())
             if board.side == asker:
                 return len(popped)
@@ -247,7 +247,7 @@ def _last_moves(board: Board, moves: list[Any]) -> list[tuple[int, int | None]]:
     seen: set[int] = set()
     try:
         index = len(moves)
-        while board.move_stack and len(seen) < 2:
+        while board.moves_played() and len(seen) < 2:
             popped.append(board.pop())
             index -= 1
             if board.side not in seen:

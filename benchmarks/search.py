@@ -1,4 +1,4 @@
-"""Search speed: nodes/s and depth reached in a fixed time from 10 positions per variant, beside
+"""Search speed: nodes/s and depth reached in a fixed CPU time from 10 positions per variant, beside
 Debian's Fairy-Stockfish on the same positions (where it plays the variant) in the same run.
 
     .venv/bin/python benchmarks/search.py                      # 1 s per position, every variant
@@ -9,10 +9,11 @@ Debian's Fairy-Stockfish on the same positions (where it plays the variant) in t
     .venv/bin/python benchmarks/search.py --start --movetime 3   # the start position only
 
 
-The goal is >= 1/5 of Fairy-Stockfish's nodes/s (benchmarks/node_cost.py shows what a node's time is
-spent on). Fairy-Stockfish runs through hordes' UCI client
-(`go movetime`), one thread, 16 MB hash, taught each variant by our export of its document in the
-keys 11.1 reads (hordes.fsf; the printout names the ini by its sha256). The Debian release (11.1)
+The goals (issue 17) are >= 1/3 of Fairy-Stockfish's nodes/s in chess and >= 1/2 in Orda
+(benchmarks/node_cost.py shows what a node's time is spent on). Our search stops after its CPU
+time (`time.process_time`), Fairy-Stockfish after `go movetime` on its own clock; both run one
+thread with a 16 MB hash. Fairy-Stockfish is taught each variant by our export of its document in
+the keys 11.1 reads (hordes.fsf; the printout names the ini by its sha256). The Debian release (11.1)
 cannot express Khan's Chess, and Fairy-Stockfish has no Hordes of Change, so those two are measured
 for hordes alone.
 """
@@ -36,7 +37,7 @@ from hordes.engine.search import Searcher
 from hordes.fsf.export import ExportError
 from hordes.variants import load_variant
 
-GOAL = 1 / 5
+GOALS = {"chess": 1 / 3, "orda": 1 / 2}  # of Fairy-Stockfish's nodes/s (issue 17)
 
 # Ten positions per variant from a fixed self-play game (every ninth ply): opening to endgame.
 POSITIONS: dict[str, list[str]] = {
@@ -92,12 +93,19 @@ POSITIONS: dict[str, list[str]] = {
 
 
 def ours(variant: str, fen: str, movetime: float) -> tuple[int, int, float]:
+    # The search stops when this process has used `movetime` seconds of CPU (a shared machine's
+    # clock would cut it short); the depth is the deepest iteration that completed.
     searcher = Searcher(64)
+    start = time.process_time()
+    limits = Limits(infinite=True, stop=lambda: time.process_time() - start >= movetime)
     last = None
-    for info in searcher.search(Board(variant, fen), Limits(movetime=movetime)):
+    depth = 0
+    for info in searcher.search(Board(variant, fen), limits):
         last = info
+        if info.complete:
+            depth = max(depth, info.depth)
     assert last is not None
-    return last.nodes, last.depth, last.time
+    return last.nodes, depth, time.process_time() - start
 
 
 def fixed_depth(variants: list[str], depth: int) -> None:
@@ -248,8 +256,10 @@ def main() -> int:
             fsf_nps = fsf_nodes / fsf_time
             ratio = nps / fsf_nps
             line += f" {int(fsf_nodes):>10} {fsf_nps:>9.0f} {sum(fsf_depths) / len(fsf_depths):>5.1f}"
-            line += f"   ratio 1/{1 / ratio:.1f} ({'meets' if ratio >= GOAL else 'below'} the 1/5 goal)"
-            verdict |= ratio < GOAL
+            goal = GOALS.get(variant, 1 / 5)
+            verdict_text = "meets" if ratio >= goal else "below"
+            line += f"   ratio 1/{1 / ratio:.1f} ({verdict_text} the 1/{1 / goal:.0f} goal)"
+            verdict |= ratio < goal
             client.quit()
         print(line, flush=True)
     return 0

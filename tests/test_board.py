@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from hordes import (
@@ -17,6 +19,7 @@ from hordes import (
     Move,
     Termination,
 )
+from hordes.core import movegen
 
 
 def test_start_positions() -> None:
@@ -231,3 +234,21 @@ def test_moves_played_counts_the_move_stack() -> None:
     assert board.moves_played() == len(board.move_stack) == 5
     assert board.push_uci(board.uci(next(iter(board.legal_moves)))) == board.peek()
     assert board.moves_played() == 6
+
+
+@pytest.mark.parametrize("variant", ["chess", "orda", "hordes"])
+def test_a_legal_list_given_once_gives_the_same_parse_and_outcome(variant: str) -> None:
+    # parse_uci_int and outcome take the position's legal list where the caller has made it (the
+    # web tier: one list for the parse, the SAN and the push); the answers are the ones without it.
+    rng = random.Random(len(variant))
+    board = Board(variant)
+    for _ in range(120):
+        legal = movegen.generate_legal(board)
+        assert board.outcome(legal=legal) == board.outcome()
+        if not legal:
+            break
+        text = board.uci(board.int_to_move(rng.choice(legal)))
+        assert board.parse_uci_int(text, legal) == board.parse_uci_int(text)
+        board.push_int(board.parse_uci_int(text, legal))
+    with pytest.raises(IllegalMoveError):
+        Board("chess").parse_uci_int("e2e5", movegen.generate_legal(Board("chess")))

@@ -449,11 +449,11 @@ class Board:
         letter = self.variant.pieces[promo].letter if promo >= 0 else None
         return Move(m & SQ_MASK, m >> TO_SHIFT & SQ_MASK, letter, self.geometry)
 
-    def _find(self, move: Move) -> int | None:
+    def _find(self, move: Move, legal: list[int] | None = None) -> int | None:
         promo = self.variant.kind_of(move.promotion) + 1 if move.promotion else 0
         if move.promotion and not self.variant.has_letter(move.promotion):
             return None
-        for m in movegen.generate_legal(self):
+        for m in movegen.generate_legal(self) if legal is None else legal:
             if (
                 m & SQ_MASK == move.from_square
                 and m >> TO_SHIFT & SQ_MASK == move.to_square
@@ -470,11 +470,16 @@ class Board:
         """A legal move from UCI text; InvalidMoveError if malformed, IllegalMoveError if not legal."""
         return self.int_to_move(self._parse_uci_int(text))
 
-    def _parse_uci_int(self, text: str) -> int:
+    def parse_uci_int(self, text: str, legal: list[int] | None = None) -> int:
+        """`parse_uci`, as the generator's int. `legal`, the list `movegen.generate_legal` gives for
+        this position, saves generating it again where the caller needs it too (SAN, for one)."""
+        return self._parse_uci_int(text, legal)
+
+    def _parse_uci_int(self, text: str, legal: list[int] | None = None) -> int:
         move = Move.from_uci(text, self.geometry)
         if move.promotion and not self.variant.has_letter(move.promotion):
             raise IllegalMoveError(text, self.fen(), f"{self.variant.title} has no piece {move.promotion}")
-        m = self._find(move)
+        m = self._find(move, legal)
         if m is None:
             raise IllegalMoveError(text, self.fen())
         return m
@@ -828,14 +833,15 @@ class Board:
                 shades.add((geo.file_of(sq) + geo.rank_of(sq)) % 2)
         return len(shades) == 1
 
-    def outcome(self) -> Outcome | None:
-        """The end of the game by rule, or None. Repetition and the n-move rule end the game at once."""
+    def outcome(self, *, legal: list[int] | None = None) -> Outcome | None:
+        """The end of the game by rule, or None. Repetition and the n-move rule end the game at once.
+        `legal`: this position's `movegen.generate_legal` list, where the caller has made it already."""
         rules = self.variant.rules
         camp = self.campmate_winner()
         if camp is not None:
             return Outcome(Termination.CAMPMATE, camp)
         us = self.turn
-        if not movegen.generate_legal(self):
+        if not (movegen.generate_legal(self) if legal is None else legal):
             if self.is_check():
                 return Outcome(Termination.CHECKMATE, not us)
             return Outcome(Termination.STALEMATE, _stalemate_winner(rules.stalemate, us))

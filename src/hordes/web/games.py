@@ -40,8 +40,9 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 
 from hordes import Board, HordesError
+from hordes.core import movegen
 from hordes.notation.pgn import Game, write_game
-from hordes.notation.san import san
+from hordes.notation.san import san_int
 from hordes.web import clocks, db, offers, players
 
 # The errors live in their own module; they are re-exported here, where callers have always found them.
@@ -445,10 +446,10 @@ class GameService:
             for side in ("white", "black")
         }
 
-    def _status(self, row: Any, board: Board) -> dict[str, Any]:
+    def _status(self, row: Any, board: Board, generated: list[int] | None = None) -> dict[str, Any]:
         """The position view of the game's board with the game's status (`row`: a games row, or an
-        object with the same attributes)."""
-        view = position_view(board)
+        object with the same attributes; `generated`: the board's legal moves, if made already)."""
+        view = position_view(board, generated)
         if row.status == "waiting":  # nobody moves before the friend has joined
             view.update(no_moves())
         if row.status in ("over", "aborted"):
@@ -595,16 +596,20 @@ class GameService:
                     raise _TooLate  # nothing stored yet: the caller ends the game on its own connections
                 event = self._end_by_time(row, board, ended)
                 raise TimeUp(f"too late: {event['reason'].lower()}", event)
+        # One list of legal moves serves the parse, the SAN and the push (each would make its own).
+        legal = movegen.generate_legal(board)
         try:
-            move = board.parse_uci(uci)
+            m = board.parse_uci_int(uci, legal)
         except ValueError as exc:
             code = "bad_move" if type(exc).__name__ == "InvalidMoveError" else "illegal_move"
             raise IllegalMove(str(exc), code=code) from None
-        text = san(board, move)
+        text = san_int(board, m, legal)
+        move = board.int_to_move(m)
         mover = board.side
-        board.push(move)
+        board.push_int(m)
         try:
-            result, termination, winner = outcome_fields(board.outcome())
+            after = movegen.generate_legal(board)  # for the outcome and the position view both
+            result, termination, winner = outcome_fields(board.outcome(legal=after))
             stamp = db.now()
             clock_ms = None
             clock_values: dict[str, Any] = {}
@@ -654,7 +659,7 @@ class GameService:
             raise
         stored = SimpleNamespace(**{**row._mapping, **values})  # the row as it now is in the database
         event = {"type": "move", "id": row.id, "uci": board.uci(move), "san": text}
-        event.update(self._status(stored, board))
+        event.update(self._status(stored, board, after))
         return event
 
     # ----- resigning and draws --------------------------------------------------------------------

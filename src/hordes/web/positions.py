@@ -113,16 +113,19 @@ def role_of(letter: str) -> str:
     return letter.lower().replace("+", "p") + "-piece"
 
 
-def position_view(board: Board) -> dict[str, Any]:
-    """The side to move's legal moves in the board component's terms, check marks and the outcome."""
+def position_view(board: Board, generated: list[int] | None = None) -> dict[str, Any]:
+    """The side to move's legal moves in the board component's terms, check marks and the outcome.
+    `generated`: the position's `movegen.generate_legal` list, where the caller has it already."""
     geo = board.geometry
     name = geo.square_name
     dests: dict[str, list[str]] = {}
     promotions: dict[str, list[str]] = {}
     transforms: dict[str, str] = {}
     legal: set[tuple[int, int]] = set()
-    outcome = board.outcome()
-    ints = [] if outcome is not None else movegen.generate_legal(board)
+    if generated is None:
+        generated = movegen.generate_legal(board)
+    outcome = board.outcome(legal=generated)
+    ints = [] if outcome is not None else generated
     kinds = board.variant.pieces
     # The generator's ints are read directly: a Move object per legal move cost more than the rest.
     for m in ints:

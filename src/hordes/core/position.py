@@ -468,14 +468,11 @@ class Board:
 
     def parse_uci(self, text: str) -> Move:
         """A legal move from UCI text; InvalidMoveError if malformed, IllegalMoveError if not legal."""
-        return self.int_to_move(self._parse_uci_int(text))
+        return self.int_to_move(self.parse_uci_int(text))
 
     def parse_uci_int(self, text: str, legal: list[int] | None = None) -> int:
         """`parse_uci`, as the generator's int. `legal`, the list `movegen.generate_legal` gives for
         this position, saves generating it again where the caller needs it too (SAN, for one)."""
-        return self._parse_uci_int(text, legal)
-
-    def _parse_uci_int(self, text: str, legal: list[int] | None = None) -> int:
         move = Move.from_uci(text, self.geometry)
         if move.promotion and not self.variant.has_letter(move.promotion):
             raise IllegalMoveError(text, self.fen(), f"{self.variant.title} has no piece {move.promotion}")
@@ -490,7 +487,7 @@ class Board:
 
     def push_uci(self, text: str) -> Move:
         """Read a UCI move (as `parse_uci`), play it and return it."""
-        m = self._parse_uci_int(text)  # legal already: no second look for it, as push would take
+        m = self.parse_uci_int(text)  # legal already: no second look for it, as push would take
         self.push_int(m)
         return self.int_to_move(m)
 

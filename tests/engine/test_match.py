@@ -9,10 +9,14 @@ import pytest
 
 from hordes import Board
 from hordes.engine.match import (
+    PLY_LIMIT,
     GameJob,
+    GameResult,
     MatchConfig,
+    MatchResult,
     Opening,
     Sprt,
+    Tally,
     TimeControl,
     elo_estimate,
     game_pgn,
@@ -154,3 +158,26 @@ def test_pgn_of_a_game_is_readable() -> None:
 
     record = parse_game(text)
     assert [m.uci() for m in record.mainline_moves()] == game.moves
+
+
+def test_summary_gives_the_length_of_the_games_and_how_player_1_lost() -> None:
+    # Issue 18 reads two things from a match: how long the games last (median, and how many reach the
+    # ply cap) and what share of our losses were campmates. Five games of known length and ending.
+    config = MatchConfig("hordes", "fsf", "orda", 5, max_plies=400)
+    games = []
+    for i, (plies, result, ending, first_white) in enumerate(
+        [
+            (40, "0-1", "campmate", True),  # a loss
+            (60, "0-1", "checkmate", False),  # a win (player 1 is Black)
+            (100, "1-0", "checkmate", False),  # a loss
+            (400, "1/2-1/2", PLY_LIMIT, True),
+            (20, "1-0", "checkmate", False),  # a loss
+        ]
+    ):
+        games.append(GameResult(i + 1, "w", "b", result, ending, "", ["e2e4"] * plies, "orda", first_white))
+    tally = Tally()
+    for g in games:
+        tally.add(g)
+    text = summary(config, MatchResult(games, tally, 0.0, 0.0))
+    assert "Length: median 60 plies (quartiles 30 to 250), 1 of 5 at the 400-ply cap" in text
+    assert "hordes lost 3: campmate 1 (33.3 %), checkmate 2 (66.7 %)" in text

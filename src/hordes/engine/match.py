@@ -12,6 +12,7 @@ import concurrent.futures as cf
 import contextlib
 import math
 import random
+import statistics
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -25,6 +26,8 @@ from hordes.engine.client import EngineError
 from hordes.engine.players import Clock, Player, parse_player
 from hordes.errors import HordesError, IllegalMoveError
 from hordes.variants import Variant, load_variant
+
+PLY_LIMIT = "adjudication: ply limit"  # the ending of a game stopped at the match's ply cap
 
 
 # ----- configuration -------------------------------------------------------------------------------
@@ -219,7 +222,7 @@ def play_game(job: GameJob, variant: Variant | None = None) -> GameResult:
             if out is not None:
                 return finish(out.result(), out.termination.value)
             if len(moves) >= job.max_plies:
-                return finish("1/2-1/2", "adjudication: ply limit")
+                return finish("1/2-1/2", PLY_LIMIT)
             us = board.side
             loss = "0-1" if us == 0 else "1-0"
             clk = Clock(clock[0], clock[1], tc.inc, tc.inc) if tc else Clock()
@@ -556,6 +559,7 @@ def summary(config: MatchConfig, result: MatchResult) -> str:
     for g in result.games:
         terminations[g.termination] = terminations.get(g.termination, 0) + 1
     lines.append("Endings: " + ", ".join(f"{k} {v}" for k, v in sorted(terminations.items())))
+    lines += _length_lines(config, result)
     inis = sorted({ini for g in result.games for ini in g.inis if ini})
     if inis:
         lines.append("Fairy-Stockfish ini: " + ", ".join(inis))
@@ -563,6 +567,29 @@ def summary(config: MatchConfig, result: MatchResult) -> str:
         if g.error:
             lines.append(f"  game {g.round}: {g.termination}: {g.error}")
     return "\n".join(lines)
+
+
+def _length_lines(config: MatchConfig, result: MatchResult) -> list[str]:
+    """How long the games were (median and quartiles in plies, how many reached the ply cap) and
+    player 1's losses by ending: issue 18 reads game length and campmate losses from a match."""
+    plies = [len(g.moves) for g in result.games]
+    if not plies:
+        return []
+    capped = sum(1 for g in result.games if g.termination == PLY_LIMIT)
+    quartiles = statistics.quantiles(plies, n=4) if len(plies) > 1 else [plies[0]] * 3
+    lines = [
+        f"Length: median {statistics.median(plies):g} plies (quartiles {quartiles[0]:g} to "
+        f"{quartiles[2]:g}), {capped} of {len(plies)} at the {config.max_plies}-ply cap"
+    ]
+    lost: dict[str, int] = {}
+    for g in result.games:
+        if g.score1 == 0.0:
+            lost[g.termination] = lost.get(g.termination, 0) + 1
+    if lost:
+        total = sum(lost.values())
+        parts = ", ".join(f"{k} {v} ({100 * v / total:.1f} %)" for k, v in sorted(lost.items()))
+        lines.append(f"{config.player1} lost {total}: {parts}")
+    return lines
 
 
 def _elo_text(elo: float, err: float, tally: Tally, short: bool = False) -> str:

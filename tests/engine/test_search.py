@@ -235,3 +235,49 @@ def test_tt_survives_between_moves_and_is_bounded() -> None:
     for _ in range(3):
         list(searcher.search(board, Limits(nodes=20000)))
     assert len(searcher.tt) <= searcher.tt.capacity
+
+
+STATIC_CACHE_POSITIONS = [
+    ("orda", "2a1ka2/1hl1yh2/1ppp1pp1/p3p2l/8/N1P2N1P/PP1PPP2/1RBQKB1R w K - 0 10"),
+    ("hordes", "R1r1r1b1/3rrb2/rb1rnbrb/3r1rn1/1B2r1br/2bbbb+BB/R1BRRb+BR/BBRNNRBB b - - 7 81"),
+    ("hordes", "bbrkkrbb/rbbrrbbr/brbrrbrb/8/8/BRBRRBRB/RBBRRBBR/BBRKKRBB w - - 0 1"),
+]
+
+
+@pytest.mark.parametrize(("variant", "fen"), STATIC_CACHE_POSITIONS)
+def test_cached_static_scores_leave_the_search_unchanged(variant: str, fen: str) -> None:
+    """The static scores kept by Zobrist hash (Searcher.statics) are the ones the evaluation gives:
+    the search without them (capacity 0) searches the same tree to the same result."""
+    results = []
+    for capacity in (None, 0):
+        searcher = Searcher()
+        if capacity is not None:
+            searcher.statics_capacity = capacity
+        infos = list(searcher.search(Board(variant, fen), Limits(depth=3)))
+        results.append([(i.depth, i.nodes, i.score, [m.uci() for m in i.pv]) for i in infos])
+        if capacity is None:
+            assert searcher.statics, "the evaluation's extra terms are on in this document: scores are kept"
+        else:
+            assert not searcher.statics
+    assert results[0] == results[1]
+
+
+def test_cached_static_scores_are_bounded_and_dropped_with_noise() -> None:
+    """The kept scores stay within their capacity (all are dropped when it is reached); a search
+    with evaluation noise (a weaker level) starts from none, since its scores are not the plain
+    evaluation's, and so does the plain search after it; a new game drops them."""
+    board = Board("hordes", STATIC_CACHE_POSITIONS[1][1])
+    small = Searcher()
+    small.statics_capacity = 1024
+    list(small.search(board, Limits(depth=3)))
+    assert len(small.statics) <= 1024
+    searcher = Searcher()
+    list(searcher.search(board, Limits(depth=3)))
+    before = len(searcher.statics)
+    assert 1024 < before <= searcher.statics_capacity
+    noisy = list(searcher.search(board, Limits(depth=1), noise=50, seed=1))
+    assert len(searcher.statics) <= noisy[-1].nodes + 1 < before
+    plain = list(searcher.search(board, Limits(depth=1)))
+    assert len(searcher.statics) <= plain[-1].nodes + 1
+    searcher.new_game()
+    assert not searcher.statics

@@ -99,6 +99,11 @@ class Searcher:
         # An entry with its lists of boxed ints costs about 1.5-2 KB (measured), so this keeps both
         # generations near the Hash budget again; at //400 a 16 MB Hash let them grow to ~70 MB.
         self.moves_capacity = max(1024, hash_mb * 1024 * 1024 // 4096)
+        # Static scores by Zobrist hash, where the evaluation has terms beyond its tables (see _run);
+        # an entry (two ints in a dict) costs about 100 bytes: 32 k entries, about 3 MB, at Hash 16.
+        self.statics: dict[int, int] = {}
+        self.statics_capacity = max(1024, hash_mb * 1024 * 1024 // 512)
+        self.statics_noise = False  # whether the scores held were made with evaluation noise
 
     def new_game(self) -> None:
         self.tt.clear()
@@ -106,6 +111,7 @@ class Searcher:
             side.clear()
         self.pos_new = {}
         self.pos_old = {}
+        self.statics = {}
 
     def search(
         self, board: Board, limits: Limits | None = None, *, noise: int = 0, seed: int | None = None
@@ -340,7 +346,35 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
 
     # The static score in one call where the document allows (see Evaluator.node_static).
     fast_static = ev.node_static
-    static_of = fast_static if fast_static is not None and not noise else lambda _b, packed: static(packed)
+    raw_static: Callable[[Board, int], int] = (
+        fast_static if fast_static is not None and not noise else lambda _b, packed: static(packed)
+    )
+    static_of = raw_static
+    # Static scores by Zobrist hash (Searcher.statics): iterative deepening and transpositions score
+    # the same position again (a sixth of Hordes of Change's evaluations at depth 4, a quarter of
+    # Orda's), and there the evaluation's extra terms cost about half of a node; chess's royal
+    # shelter gains a little. Where the score is the tables alone, the lookup would cost about what
+    # it saves. Evaluation noise differs from search to search, so a search with noise, and the one
+    # after it, start empty.
+    # A capacity of 0 switches it off (benchmarks/static_cache.py).
+    if use_extras and owner.statics_capacity > 0:
+        statics = owner.statics
+        if noise or owner.statics_noise:
+            statics.clear()
+        owner.statics_noise = noise != 0
+        statics_capacity = owner.statics_capacity
+
+        def cached_static(bd: Board, packed: int) -> int:
+            key = bd._hash
+            score = statics.get(key)
+            if score is None:
+                score = raw_static(bd, packed)
+                if len(statics) >= statics_capacity:
+                    statics.clear()
+                statics[key] = score
+            return score
+
+        static_of = cached_static
 
     def child_packed(m: int, packed: int, before_from: int, before_to: int) -> int:
         frm = m & SQ

@@ -113,7 +113,7 @@ def watch(context: Any) -> list[str]:
             problems.append(f"console: {msg.text}")
 
     context.on("console", console)
-    context.on("weberror", lambda e: problems.append(f"error: {e.error}"))
+    context.on("weberror", lambda e: problems.append(f"error: {e.error.stack or e.error}"))
     return problems
 
 

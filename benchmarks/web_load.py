@@ -18,8 +18,9 @@ whole run is a steady `games x rate` moves per second. A game that ends is repla
 Latency is measured from sending a move to receiving the server's `ack` for it, which the server
 sends after the move is validated, stored and broadcast to both seats; the watcher latency from
 sending it to the opponent's socket (on the other process, with two or more) receiving the move.
-Each process's resident memory is read from its /metrics before the games are opened and at the
-end. Errors are error messages, timeouts (5 s) and lost connections. Only loopback addresses are
+With PostgreSQL, the server's CPU per stored move is read from /proc (the cluster's postmaster and
+its backends). Each process's resident memory is read from its /metrics before the games are opened
+and at the end. Errors are error messages, timeouts (5 s) and lost connections. Only loopback addresses are
 accepted as targets.
 
 With `--clock BASE+INC` (seconds) every game is a clock game. Two more things are measured: the
@@ -36,13 +37,16 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import functools
 import json
+import os
 import random
 import statistics
 import sys
 import tempfile
 import time
 import urllib.request
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -251,6 +255,29 @@ def resident_mb(sample: dict[str, float]) -> float | None:
     return None if found is None else round(found / 2**20, 1)
 
 
+def server_cpu_seconds(postmaster: int) -> float:
+    """CPU seconds used so far by a PostgreSQL server: its postmaster with the children that have
+    ended (cutime, cstime) and every living child (the backends, which the fixed pools keep open)."""
+    tick = os.sysconf("SC_CLK_TCK")
+
+    def fields(pid: str) -> list[str]:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+
+    total = 0
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            f = fields(entry)
+        except OSError:
+            continue  # ended meanwhile
+        if int(entry) == postmaster:
+            total += int(f[11]) + int(f[12]) + int(f[13]) + int(f[14])
+        elif int(f[1]) == postmaster:
+            total += int(f[11]) + int(f[12])
+    return total / tick
+
+
 async def run(
     bases: list[str],
     games: int,
@@ -258,6 +285,7 @@ async def run(
     seconds: float,
     variant: str,
     clock: dict[str, float] | None = None,
+    database_cpu: Callable[[], float] | None = None,
 ) -> dict[str, Any]:
     stats = Stats()
     before = [await asyncio.to_thread(scrape, b) for b in bases]
@@ -274,6 +302,7 @@ async def run(
     first = await asyncio.gather(*(opened(i) for i in range(games)))
     playing = [await asyncio.to_thread(scrape, b) for b in bases]
     own_cpu = time.process_time()
+    db_cpu = database_cpu() if database_cpu else 0.0
     start = time.monotonic()
     deadline = start + seconds
     await asyncio.gather(
@@ -284,6 +313,7 @@ async def run(
     )
     elapsed = time.monotonic() - start
     own_cpu = time.process_time() - own_cpu
+    db_cpu = database_cpu() - db_cpu if database_cpu else 0.0
     after = [await asyncio.to_thread(scrape, b) for b in bases]
     # CPU per move stored while the games are played, by process: a measure that depends far less
     # than latency on how busy the machine is.
@@ -292,6 +322,11 @@ async def run(
         key, moves = "hordes_process_cpu_seconds_total", "hordes_moves_stored_total"
         if key in a and key in b and a.get(moves, 0) > b.get(moves, 0):
             cpu_ms.append(round((a[key] - b[key]) * 1000 / (a[moves] - b[moves]), 3))
+    stored = sum(
+        a.get("hordes_moves_stored_total", 0) - b.get("hordes_moves_stored_total", 0)
+        for b, a in zip(playing, after, strict=True)
+    )
+    db_ms = round(db_cpu * 1000 / stored, 3) if database_cpu and stored > 0 else None
     lat = [x * 1000 for x in stats.latencies]
     seen = [x * 1000 for x in stats.watcher_latencies]
     err = [x * 1000 for x in stats.clock_errors]
@@ -337,6 +372,7 @@ async def run(
         "memory_mb_after": [resident_mb(a) for a in after],
         "cpu_ms_per_stored_move": cpu_ms,
         "load_client_cpu_s": round(own_cpu, 2),
+        "database_cpu_ms_per_stored_move": db_ms,
         "games_finished": stats.games_finished,
         "errors": len(stats.errors),
         "first_errors": stats.errors[:5],
@@ -375,6 +411,7 @@ def main() -> int:
         with contextlib.ExitStack() as stack:
             data = Path(stack.enter_context(tempfile.TemporaryDirectory()))
             options = ["--no-rate-limits"]
+            postmaster: int | None = None  # the throwaway cluster's server, whose CPU is measured
             if args.database == "postgresql":
                 programs = bin_dir()
                 if programs is None:
@@ -383,9 +420,13 @@ def main() -> int:
                 stack.callback(cluster.stop)
                 cluster.start()
                 options += ["--database", cluster.create_database("web_load")]
+                postmaster = cluster.pid
             started = stack.enter_context(server_processes(args.processes, data, *options))
             bases = [base for _proc, base in started]
-            result = asyncio.run(run(bases, args.games, args.rate, args.seconds, args.variant, clock))
+            database_cpu = None if postmaster is None else functools.partial(server_cpu_seconds, postmaster)
+            result = asyncio.run(
+                run(bases, args.games, args.rate, args.seconds, args.variant, clock, database_cpu)
+            )
     print(
         f"{result['games']} games x {result['rate_per_game']} moves/s for {result['seconds']} s: "
         f"{result['moves']} moves, {result['moves_per_s']} moves/s; latency p50 {result['p50_ms']} ms, "
@@ -396,6 +437,11 @@ def main() -> int:
         f"{result['memory_mb_before']} before, {result['memory_mb_after']} after; CPU per stored move "
         f"(ms) per process {result['cpu_ms_per_stored_move']}; the load client's CPU "
         f"{result['load_client_cpu_s']} s"
+        + (
+            f"; the PostgreSQL server's CPU per stored move {result['database_cpu_ms_per_stored_move']} ms"
+            if result["database_cpu_ms_per_stored_move"] is not None
+            else ""
+        )
     )
     if clock:
         e, f = result["clock_error_ms"], result["flag_delay_ms"]

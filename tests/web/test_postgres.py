@@ -305,24 +305,63 @@ def _two_humans(service: GameService) -> tuple[str, dict[str, str]]:
     return made.id, {"white": made.tokens["white"], "black": joined.token}
 
 
-def test_issue15_benchmark_a_move_takes_one_connection_and_one_transaction(pg_url: str) -> None:
+def _record_statements(engine: sa.Engine) -> list[tuple[str, bool]]:
+    """The first word of every statement run on `engine` from now on, and whether psycopg ran it in
+    autocommit (no BEGIN before it, no COMMIT after it)."""
+    seen: list[tuple[str, bool]] = []
+
+    def record(_conn: object, cursor: Any, sql: str, *rest: object) -> None:
+        seen.append((sql.split()[0], bool(cursor.connection.autocommit)))
+
+    sa.event.listen(engine, "before_cursor_execute", record)
+    return seen
+
+
+def test_issue15_benchmark_a_move_takes_one_connection_and_two_statements(pg_url: str) -> None:
     # Round trips per move set the 500-game latency: the row is read and the move stored on one
-    # connection, in one transaction, and the pool does not ping the connection it hands out.
+    # connection, the pool does not ping the connection it hands out, and the store is one
+    # statement (move_store.py) that commits by itself: no BEGIN and no COMMIT around the move.
     engine = db.make_engine(pg_url)
     db.migrate(engine)
     service = GameService(engine)
     game_id, tokens = _two_humans(service)
     checkouts: list[object] = []
-    statements: list[str] = []
     sa.event.listen(engine, "checkout", lambda *args: checkouts.append(args[0]))
-    sa.event.listen(engine, "before_cursor_execute", lambda _c, _r, sql, *rest: statements.append(sql))
-    commits: list[object] = []
-    sa.event.listen(engine, "commit", lambda conn: commits.append(conn))
+    statements = _record_statements(engine)
     event = service.move(game_id, tokens["white"], "e2e4")  # the board is built from the stored moves
     assert event["ply"] == 1
-    assert (len(checkouts), len(commits)) == (1, 1)
-    assert [s.split()[0] for s in statements] == ["SELECT", "SELECT", "INSERT", "UPDATE"]
+    assert len(checkouts) == 1
+    assert statements == [("SELECT", True), ("SELECT", True), ("WITH", True)]
+    statements.clear()
+    assert service.move(game_id, tokens["black"], "e7e5")["ply"] == 2  # the cached board
+    assert statements == [("SELECT", True), ("WITH", True)]
+    assert [m["uci"] for m in service.state(game_id)["moves"]] == ["e2e4", "e7e5"]
     assert engine.pool._pre_ping is False  # type: ignore[attr-defined]
+    engine.dispose()
+
+
+def test_issue15_benchmark_a_move_that_ends_the_game_is_stored_with_its_result_in_one_transaction(
+    pg_url: str,
+) -> None:
+    # The move, the game's result and the ratings' update stand or fall together: for the last move
+    # the connection leaves autocommit, and the store and the result go in one transaction.
+    engine = db.make_engine(pg_url)
+    db.migrate(engine)
+    service = GameService(engine)
+    game_id, tokens = _two_humans(service)
+    for ply, uci in enumerate(["f2f3", "e7e5", "g2g4"]):
+        service.move(game_id, tokens["white" if ply % 2 == 0 else "black"], uci)
+    statements = _record_statements(engine)
+    event = service.move(game_id, tokens["black"], "d8h4")  # mate
+    assert event["result"] == "0-1" and event["status"] == "over"
+    assert statements[0] == ("SELECT", True)  # the read, as for any move
+    assert statements[1] == ("WITH", False) and all(not auto for _word, auto in statements[1:])
+    state = service.state(game_id)
+    assert state["result"] == "0-1" and [m["uci"] for m in state["moves"]][-1] == "d8h4"
+    statements.clear()
+    with engine.connect() as conn:  # the pool's connections are back in their default mode
+        conn.execute(sa.text("SELECT 1"))
+    assert statements == [("SELECT", False)]
     engine.dispose()
 
 

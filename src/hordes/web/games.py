@@ -43,7 +43,7 @@ from hordes import Board, HordesError
 from hordes.core import movegen
 from hordes.notation.pgn import Game, write_game
 from hordes.notation.san import san_int
-from hordes.web import clocks, db, offers, players
+from hordes.web import clocks, db, move_store, offers, players
 
 # The errors live in their own module; they are re-exported here, where callers have always found them.
 from hordes.web.errors import Conflict as Conflict
@@ -109,18 +109,6 @@ class TimeUp(Conflict):
     def __init__(self, message: str, event: dict[str, Any]) -> None:
         super().__init__(message)
         self.event = event
-
-
-# The statements of a move, built once: building them for each move (SQLAlchemy's coercion of
-# two dozen values and of the WHERE clause) cost about a sixth of a move's CPU. Executed with a
-# dictionary of parameters, whose keys name the columns to set.
-_READ_GAME = sa.select(db.games).where(db.games.c.id == sa.bindparam("game_id"))
-_STORE_MOVE = db.moves.insert()
-_ADVANCE = db.games.update().where(
-    db.games.c.id == sa.bindparam("at_id"),
-    db.games.c.ply == sa.bindparam("at_ply"),
-    db.games.c.status == "playing",
-)
 
 
 class _TooLate(Exception):
@@ -240,8 +228,10 @@ class GameService:
         conn.close()
         return row
 
-    def _connect_and_read(self, game_id: str) -> tuple[sa.Connection, sa.Row[Any]]:
-        """A connection from the pool and the game row read on it (the caller closes it). The pool
+    def _connect_and_read(self, game_id: str, autocommit: bool = False) -> tuple[sa.Connection, sa.Row[Any]]:
+        """A connection from the pool and the game row read on it (the caller closes it); with
+        `autocommit`, one whose statements commit each by itself where a move's store is one
+        statement (move_store.autocommit). The pool
         does not test a connection when it hands it out (a round trip on every checkout): a
         connection that died meanwhile fails this first read, which changed nothing, so the read
         is tried once more on a new one (SQLAlchemy drops the dead connections from the pool)."""
@@ -249,8 +239,10 @@ class GameService:
             raise NotFound(f"no game {game_id!r}")
         for attempt in (1, 2):
             conn = self.engine.connect()
+            if autocommit:
+                move_store.autocommit(conn)
             try:
-                row = conn.execute(_READ_GAME, {"game_id": game_id}).first()
+                row = conn.execute(move_store.READ_GAME, {"game_id": game_id}).first()
             except sa.exc.DBAPIError as exc:
                 conn.close()
                 if attempt == 2 or not exc.connection_invalidated:
@@ -487,7 +479,7 @@ class GameService:
         updated on it, and it is committed while the board is still held (fewer round trips per
         move, and no second checkout while holding one, so busy threads cannot drain the pool).
         A move that comes after its clock ran out ends the game instead, by the ordinary path."""
-        conn, row = self._connect_and_read(game_id)
+        conn, row = self._connect_and_read(game_id, autocommit=True)
         with conn:
             seat = self.seat(row, token)
             if seat is None:
@@ -630,20 +622,18 @@ class GameService:
                 "updated_at": stamp,
             }
             with nullcontext(conn) if conn is not None else self.engine.begin() as tx:
-                tx.execute(
-                    _STORE_MOVE,
-                    {
-                        "game_id": row.id,
-                        "ply": row.ply,
-                        "uci": board.uci(move),
-                        "san": text,
-                        "fen": fen,
-                        "created_at": stamp,
-                        "clock_ms": clock_ms,
-                    },
-                )
-                done = tx.execute(_ADVANCE, {**values, "at_id": row.id, "at_ply": row.ply})
-                if done.rowcount != 1:
+                if termination:
+                    move_store.transaction(tx)
+                move_row = {
+                    "game_id": row.id,
+                    "ply": row.ply,
+                    "uci": board.uci(move),
+                    "san": text,
+                    "fen": fen,
+                    "created_at": stamp,
+                    "clock_ms": clock_ms,
+                }
+                if not move_store.store(tx, move_row, values, row.id, row.ply):
                     raise Conflict("the game changed meanwhile: reload it", code="stale_ply")
                 if termination:
                     self._ended(tx, row.id)

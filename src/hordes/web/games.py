@@ -475,9 +475,10 @@ class GameService:
     ) -> dict[str, Any]:
         """Validate and store a human move; return the event to broadcast.
 
-        One connection and one transaction: the game row is read, the move stored and the row
-        updated on it, and it is committed while the board is still held (fewer round trips per
-        move, and no second checkout while holding one, so busy threads cannot drain the pool).
+        One connection: the game row is read, the move stored and the row updated on it, committed
+        while the board is still held (no second checkout while holding one, so busy threads cannot
+        drain the pool). On PostgreSQL the store is one statement that commits by itself, so a move
+        is two round trips (move_store.py); a move that ends the game is one transaction.
         A move that comes after its clock ran out ends the game instead, by the ordinary path."""
         conn, row = self._connect_and_read(game_id, autocommit=True)
         with conn:

@@ -231,10 +231,10 @@ class GameService:
     def _connect_and_read(self, game_id: str, autocommit: bool = False) -> tuple[sa.Connection, sa.Row[Any]]:
         """A connection from the pool and the game row read on it (the caller closes it); with
         `autocommit`, one whose statements commit each by itself where a move's store is one
-        statement (move_store.autocommit). The pool
-        does not test a connection when it hands it out (a round trip on every checkout): a
-        connection that died meanwhile fails this first read, which changed nothing, so the read
-        is tried once more on a new one (SQLAlchemy drops the dead connections from the pool)."""
+        statement (move_store.autocommit). The pool does not test a connection when it hands it
+        out (a round trip on every checkout): a connection that died meanwhile fails this first
+        read, which changed nothing, so the read is tried once more on a new one (SQLAlchemy drops
+        the dead connections from the pool)."""
         if not isinstance(game_id, str) or not 1 <= len(game_id) <= 16:
             raise NotFound(f"no game {game_id!r}")
         for attempt in (1, 2):

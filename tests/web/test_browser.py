@@ -219,6 +219,12 @@ def friend_joins(page: Any, base: str) -> str:
     return token
 
 
+def wait_movable(page: Any) -> None:
+    """Until the page is in step with the server and its player may move: a click before that
+    races the board's next update (a selection made on the old position, then replaced)."""
+    page.wait_for_function("() => window.hordesGame.synced && window.hordesGame.board.movable")
+
+
 def api_move(base: str, game_id: str, token: str, uci: str) -> None:
     req = urllib.request.Request(
         f"{base}/api/games/{game_id}/moves",
@@ -266,6 +272,7 @@ def test_hordes_transform_and_pull(page: Any, base: str, shots: Path) -> None:
     start_game(page, base, "hordes", "friend")
     game_id = page.evaluate("window.hordesGame.state.id")
     black = friend_joins(page, base)
+    wait_movable(page)
     # change the Rook on e3 into a Rook Magnet: click it, click it again, confirm in the chooser
     click(page, "e3")
     click(page, "e3")
@@ -275,6 +282,7 @@ def test_hordes_transform_and_pull(page: Any, base: str, shots: Path) -> None:
     assert page.locator("cg-board piece.pr-piece.white").count() == 1
     api_move(base, game_id, black, "a8a8")  # Black changes a Bishop into a magnet, far away
     wait_ply(page, 2)
+    wait_movable(page)
     # select the magnet: the black Rook on e6 is circled; clicking it pulls it to e4
     click(page, "e3")
     assert "pull" in page.locator("#hint").inner_text()
@@ -286,10 +294,52 @@ def test_hordes_transform_and_pull(page: Any, base: str, shots: Path) -> None:
     assert state["fen"].split()[0].split("/")[4] == "4r3"  # rank 4: the pulled black Rook
 
 
+def test_hordes_a_slow_click_on_a_pulled_piece_pulls_it_without_a_page_error(page: Any, base: str) -> None:
+    """A person's click holds the button for a while: the pull is made on the press (the magnet was
+    selected, the circled piece is pressed), and the board must not go on dragging the piece that
+    has just left its square (chessgroundx would throw on the next animation frame). The `page`
+    fixture fails the test on any uncaught page error."""
+    start_game(page, base, "hordes", "friend", fen="7k/R7/8/8/4b3/8/8/K3+R3 w - - 0 1")
+    friend_joins(page, base)
+    wait_movable(page)
+    click(page, "e1")  # the Rook Magnet: the Bishop on e4 is circled
+    page.mouse.move(*square_center(page, "e4"))
+    page.mouse.down()
+    # the pull is made while the button is still down, and frames are drawn after it
+    page.wait_for_function("() => window.hordesGame.state.ply >= 1")
+    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+    page.mouse.up()
+    state = wait_ply(page, 1)
+    assert state["moves"][0]["uci"] == "e4e2"
+
+
+def test_hordes_a_piece_held_for_a_premove_and_pulled_away_by_the_opponent_ends_the_drag(
+    page: Any, base: str
+) -> None:
+    """White presses on its Bishop to premove it while Black is to move, and Black's magnet pulls
+    that Bishop away: the new position ends the drag instead of leaving chessgroundx dragging a
+    piece whose square is empty (it threw on the next frame)."""
+    start_game(page, base, "hordes", "friend", fen="k3+r3/8/8/4B3/8/8/8/K7 w - - 0 1")
+    game_id = page.evaluate("window.hordesGame.state.id")
+    black = friend_joins(page, base)
+    wait_movable(page)
+    click(page, "a1")
+    click(page, "a2")
+    wait_ply(page, 1)
+    page.mouse.move(*square_center(page, "e5"))
+    page.mouse.down()
+    api_move(base, game_id, black, "e5e7")  # the Rook Magnet on e8 pulls the Bishop to e7
+    wait_ply(page, 2)
+    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+    page.mouse.up()
+    assert page.evaluate("window.hordesGame.board.cg.state.draggable.current") is None
+    assert page.evaluate("window.hordesGame.state.fen").split()[0].split("/")[1] == "4B3"
+
+
 def test_hordes_drag_an_enemy_piece_to_its_pull_square(page: Any, base: str) -> None:
     start_game(page, base, "hordes", "friend", fen="7k/R7/8/8/4b3/8/8/K3+R3 w - - 0 1")
     friend_joins(page, base)
-    page.wait_for_function("() => window.hordesGame.synced && window.hordesGame.board.movable")
+    wait_movable(page)
     drag(page, "e4", "e2")
     state = wait_ply(page, 1)
     assert state["moves"][0]["uci"] == "e4e2"

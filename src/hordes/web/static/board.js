@@ -95,6 +95,10 @@ export class VariantBoard {
       movable: { color: this.movable ? 'both' : waiting, dests },
     });
     this.cg.selectSquare(null);
+    // A piece being dragged that the new position took from its square (an opponent's pull, a
+    // takeback): end the drag, which chessgroundx would otherwise go on with (and throw).
+    const dragged = this.cg.state.draggable.current;
+    if (dragged && !this.cg.state.boardState.pieces.get(dragged.orig)) this.cg.cancelMove();
     this.marks.render(view);
     this._shapes();
     this._hint(null);
@@ -178,7 +182,9 @@ export class VariantBoard {
     // A pull: the magnet was selected and now one of the pieces it pulls is clicked.
     const pull = (view.pulls || []).find((p) => p.magnet === previous && p.from === key);
     if (pull) {
-      this.cg.selectSquare(null);
+      // The press on the pulled piece has started a drag of it as well: cancel it with the selection,
+      // or chessgroundx goes on dragging a piece that has left its square (and throws).
+      this.cg.cancelMove();
       this.cg.move(pull.from, pull.to);
       this.pullShapes = [];
       this._shapes();

@@ -26,13 +26,16 @@ READ_GAME = sa.select(db.games).where(db.games.c.id == sa.bindparam("game_id"))
 # The columns of a move's row, in the order the one-statement form lists them.
 MOVE_FIELDS = ("game_id", "ply", "uci", "san", "fen", "created_at", "clock_ms")
 
-_STORE_MOVE = db.moves.insert()
-# Executed with a dictionary whose keys name the columns to set (and the two `at_` keys).
-_ADVANCE = db.games.update().where(
+# The game row a move may advance: still at the ply the move was validated against, and playing.
+_STILL_AT_PLY = (
     db.games.c.id == sa.bindparam("at_id"),
     db.games.c.ply == sa.bindparam("at_ply"),
     db.games.c.status == "playing",
 )
+
+_STORE_MOVE = db.moves.insert()
+# Executed with a dictionary whose keys name the columns to set (and the two `at_` keys).
+_ADVANCE = db.games.update().where(*_STILL_AT_PLY)
 
 
 @cache
@@ -42,7 +45,7 @@ def _advance_and_store(columns: tuple[str, ...]) -> sa.Insert:
     g, m = db.games, db.moves
     advanced = (
         g.update()
-        .where(g.c.id == sa.bindparam("at_id"), g.c.ply == sa.bindparam("at_ply"), g.c.status == "playing")
+        .where(*_STILL_AT_PLY)
         .values({name: sa.bindparam(f"set_{name}", type_=g.c[name].type) for name in columns})
         .returning(g.c.id)
         .cte("advanced")

@@ -7,7 +7,9 @@ import asyncio
 import contextlib
 import hashlib
 import json
+import sqlite3
 import threading
+import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterator
@@ -92,6 +94,45 @@ def test_issue15_p3_migrations_started_at_once_all_succeed(
         assert conn.execute(sa.select(db.schema_version.c.version)).scalars().all() == [db.SCHEMA_VERSION]
     for engine in engines:
         engine.dispose()
+
+
+def test_issue15_p3_a_fresh_sqlite_file_being_written_still_enters_wal_mode(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A new connection's switch to WAL mode is refused at once ("database is locked", no busy
+    wait) while another connection holds the write lock of a file not yet in WAL mode: the cause of
+    the migrations test's rare failure. The switch now retries until the lock is gone."""
+    path = tmp_path / "fresh.sqlite3"
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("CREATE TABLE t (x)")
+    holder.execute("BEGIN IMMEDIATE")  # the write lock, as another process's first migration holds it
+    refused = threading.Event()
+    real_sleep = time.sleep
+
+    def pause(seconds: float) -> None:
+        refused.set()  # only the retry of a refused switch sleeps here
+        real_sleep(seconds)
+
+    monkeypatch.setattr(time, "sleep", pause)
+    outcome: list[object] = []
+
+    def connect() -> None:
+        try:
+            engine = db.make_engine(f"sqlite:///{path}")
+            with engine.connect() as conn:
+                outcome.append(conn.exec_driver_sql("PRAGMA journal_mode").scalar())
+            engine.dispose()
+        except Exception as exc:
+            outcome.append(exc)
+        refused.set()
+
+    opener = threading.Thread(target=connect)
+    opener.start()
+    assert refused.wait(30)
+    holder.execute("ROLLBACK")
+    opener.join(30)
+    holder.close()
+    assert outcome == ["wal"]
 
 
 def api(

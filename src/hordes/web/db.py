@@ -17,6 +17,8 @@ the same ply fail even across server processes.
 from __future__ import annotations
 
 import os
+import sqlite3
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -482,6 +484,31 @@ def database_url(database_url: str | None, data_dir: str | os.PathLike[str] | No
     return f"sqlite:///{(directory / DEFAULT_FILE).resolve()}"
 
 
+# How long a new SQLite connection keeps trying to switch a fresh file to WAL mode (as long as the
+# driver's own busy timeout, which that switch does not honour).
+_WAL_SWITCH_SECONDS = 30.0
+
+
+def _enter_wal(cursor: sqlite3.Cursor) -> None:
+    """Put the database file in WAL mode, retrying while another connection holds it.
+
+    The switch needs the file to itself, and SQLite answers "database is locked" at once instead of
+    calling its busy handler: several processes opening a fresh file together (or the migrations
+    test's three engines) would otherwise fail one of them. On a file already in WAL mode the pragma
+    is a no-op that never waits."""
+    deadline = time.monotonic() + _WAL_SWITCH_SECONDS
+    delay = 0.001
+    while True:
+        try:
+            cursor.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() > deadline:
+                raise
+        time.sleep(delay)  # back off: the holder is another connection's own switch or first write
+        delay = min(delay * 2, 0.05)
+
+
 def make_engine(url: str) -> Engine:
     """An Engine for the URL. SQLite gets WAL mode (readers never wait for the writer) and foreign keys."""
     if url.startswith("sqlite"):
@@ -492,7 +519,7 @@ def make_engine(url: str) -> Engine:
             cur = dbapi_conn.cursor()  # type: ignore[attr-defined]
             cur.execute("PRAGMA foreign_keys=ON")
             if ":memory:" not in url:
-                cur.execute("PRAGMA journal_mode=WAL")
+                _enter_wal(cur)
                 cur.execute("PRAGMA synchronous=NORMAL")
             cur.close()
 

@@ -340,6 +340,47 @@ def test_issue15_p1_events_sent_together_arrive_whole_and_in_order(pg_url: str) 
     assert [e["text"] for e in got] == texts
 
 
+def test_issue15_p1_a_process_delivers_its_own_events_once(pg_url: str) -> None:
+    """A process hears its own notifications too: it must skip them (it delivered each one when it
+    was published), small and large alike. The receiver's reply is the fence: PostgreSQL delivers
+    notifications in commit order, so once the sender hears it, its own have all come back."""
+    db.migrate(db.make_engine(pg_url))
+    events = [{"n": 1}, {"n": 2, "text": "x" * 20_000}, {"n": 3}]
+
+    async def scenario() -> list[dict[str, Any]]:
+        sender, receiver = PostgresBus(pg_url), PostgresBus(pg_url)
+        at_sender: list[dict[str, Any]] = []
+        relayed_all, fenced = asyncio.Event(), asyncio.Event()
+        heard: list[dict[str, Any]] = []
+
+        async def sender_hears(event: dict[str, Any]) -> None:
+            at_sender.append(event)
+            if event.get("fence"):
+                fenced.set()
+
+        async def receiver_hears(event: dict[str, Any]) -> None:
+            heard.append(event)
+            if len(heard) == len(events):
+                relayed_all.set()
+
+        sender.subscribe("game", sender_hears)
+        receiver.subscribe("game", receiver_hears)
+        await sender.start()
+        await receiver.start()
+        try:
+            for e in events:
+                await sender.publish("game", e)
+            await asyncio.wait_for(relayed_all.wait(), 30)
+            await receiver.publish("game", {"fence": True})
+            await asyncio.wait_for(fenced.wait(), 30)
+        finally:
+            await sender.close()
+            await receiver.close()
+        return at_sender
+
+    assert asyncio.run(scenario()) == [*events, {"fence": True}]
+
+
 def _two_humans(service: GameService) -> tuple[str, dict[str, str]]:
     made = service.create("chess", white="human", black="human", creator="white")
     joined = service.join(made.id, made.invite)

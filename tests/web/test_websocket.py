@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 import pytest
@@ -139,3 +140,32 @@ def test_the_cookie_is_the_token(client: TestClient) -> None:
     game_id = r.json()["id"]
     with client.websocket_connect(f"/ws/game/{game_id}") as ws:  # the cookie from creating the game
         assert ws.receive_json()["seat"] == "white"
+
+
+def test_an_event_made_while_a_socket_waits_for_its_snapshot_comes_after_it(
+    client: TestClient, app: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A socket is registered before its snapshot is read, so that no event is missed; one made in
+    between (here a move, made while the snapshot's presence is being read) used to reach the
+    client before the snapshot. It is held and sent after it."""
+    game_id, white, _black = friend_game(client)
+    live = app.state.live
+    reading, release = threading.Event(), threading.Event()
+    real_view = live.presence_view
+
+    def slow_view(game: str, joining: str | None = None) -> Any:
+        reading.set()
+        assert release.wait(30)
+        return real_view(game, joining)
+
+    monkeypatch.setattr(live, "presence_view", slow_view)
+    with connect(client, game_id) as spectator:
+        assert reading.wait(30)
+        monkeypatch.setattr(live, "presence_view", real_view)
+        moved = client.post(
+            f"/api/games/{game_id}/moves", json={"uci": "e2e4"}, headers={"X-Seat-Token": white}
+        )
+        assert moved.status_code == 200
+        release.set()
+        first, second = spectator.receive_json(), spectator.receive_json()
+        assert first["type"] == "game" and second["type"] == "move" and second["ply"] == 1

@@ -111,6 +111,9 @@ class PostgresBus(LocalBus):
         super().__init__()
         self.conninfo = libpq_url(url)
         self.origin = secrets.token_hex(8)  # this process, to recognise its own notifications
+        # Every notification begins with its sender's id (`_envelope`), so this process's own, half
+        # of all it hears with two processes, are dropped before their JSON is parsed.
+        self._own_prefix = _envelope(self.origin, {})[:-1]
         self._sender: psycopg.AsyncConnection[Any] | None = None
         self._send_lock = asyncio.Lock()
         self._receiver: asyncio.Task[None] | None = None
@@ -142,7 +145,7 @@ class PostgresBus(LocalBus):
         await self.deliver(channel, event)
         if self._sender is None:
             return
-        body = json.dumps({"o": self.origin, "c": channel, "e": event}, separators=(",", ":"))
+        body = _envelope(self.origin, {"c": channel, "e": event})
         loop = asyncio.get_running_loop()
         sent: asyncio.Future[None] = loop.create_future()
         self._outbox.append((body, sent))
@@ -193,7 +196,7 @@ class PostgresBus(LocalBus):
             )
             row = await cur.fetchone()
             assert row is not None
-            note = json.dumps({"o": self.origin, "ref": row[0]})
+            note = _envelope(self.origin, {"ref": row[0]})
             await conn.execute("SELECT pg_notify(%s, %s)", (PG_CHANNEL, note))
             await conn.execute("DELETE FROM bus_events WHERE created_ms < %s", (now_ms - KEEP_MS,))
 
@@ -225,6 +228,8 @@ class PostgresBus(LocalBus):
         return None if row is None else str(row[0])
 
     async def _received(self, payload: str) -> None:
+        if payload.startswith(self._own_prefix):
+            return  # ours: delivered here when it was published
         try:
             message = json.loads(payload)
             if message.get("o") == self.origin:
@@ -240,6 +245,11 @@ class PostgresBus(LocalBus):
             log.warning("ignored a malformed bus notification: %.200s", payload)
             return
         await self.deliver(channel, event)
+
+
+def _envelope(origin: str, fields: dict[str, Any]) -> str:
+    """A notification's text: the sender's id first (json.dumps keeps the keys in order), then `fields`."""
+    return json.dumps({"o": origin, **fields}, separators=(",", ":"))
 
 
 def make_bus(url: str) -> Bus:

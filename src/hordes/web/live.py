@@ -93,6 +93,9 @@ class Live:
         self.pool = pool
         self.engine_movetime = engine_movetime
         self.sockets: dict[str, set[WebSocket]] = {}
+        # Sockets registered but still waiting for their snapshot, with the events that came
+        # meanwhile: a client's first frame is its snapshot, and those events follow it in order.
+        self._opening: dict[WebSocket, list[str]] = {}
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
         self._engine_tasks: dict[str, asyncio.Task[None]] = {}
         self._engine_again: set[str] = set()  # games asked for while their engine task was running
@@ -310,12 +313,31 @@ class Live:
         if not sockets:
             return
         text = json.dumps(event)
-        results = await asyncio.gather(
-            *(asyncio.wait_for(ws.send_text(text), SEND_TIMEOUT) for ws in sockets), return_exceptions=True
-        )
-        for ws, res in zip(sockets, results, strict=True):
-            if isinstance(res, BaseException):
+        if self._opening:  # a socket still waiting for its snapshot takes the event after it
+            for ws in sockets:
+                if ws in self._opening:
+                    self._opening[ws].append(text)
+            sockets = [ws for ws in sockets if ws not in self._opening]
+            if not sockets:
+                return
+        if len(sockets) == 1:  # the usual case with one seat per process: no task of its own
+            if not await _send_within(sockets[0], text):
+                self._drop(game_id, sockets[0])
+            return
+        results = await asyncio.gather(*(_send_within(ws, text) for ws in sockets))
+        for ws, sent in zip(sockets, results, strict=True):
+            if not sent:
                 self._drop(game_id, ws)
+
+    async def _opened(self, game_id: str, ws: WebSocket) -> None:
+        """`ws` has its snapshot: send it the events held meanwhile, in order (more may be held while
+        these are sent), then let events reach it directly."""
+        held = self._opening.get(ws, [])
+        while held:
+            if not await _send_within(ws, held.pop(0)):
+                self._drop(game_id, ws)
+                break
+        self._opening.pop(ws, None)
 
     def _drop(self, game_id: str, ws: WebSocket) -> None:
         group = self.sockets.get(game_id)
@@ -445,16 +467,19 @@ class Live:
             await ws.send_json({"type": "error", **exc.as_dict()})
             await ws.close(code=1008, reason=exc.code)
             return
+        self._opening[ws] = []
         self.sockets.setdefault(game_id, set()).add(ws)
         seat = state.get("seat")
         clock = state.get("clock")
         announce = isinstance(clock, dict) and "days" not in clock["control"]
         counted = False
         try:
-            # Registered before the snapshot is sent: a move stored meanwhile arrives after it, and the
-            # client, which orders events by ply, asks for a sync if it ever sees a gap.
+            # Registered before the snapshot is sent: an event that comes meanwhile is held and sent
+            # after it (`_opened`), and the client, which orders events by ply, asks for a sync if
+            # it ever sees a gap.
             view = await run_in_threadpool(self.presence_view, game_id, seat)
             await ws.send_json({"type": "game", **state, "presence": view})
+            await self._opened(game_id, ws)
             if seat:  # counted (and announced to the others) once this socket has its snapshot
                 counted = True
                 await self._presence(game_id, seat, True, announce)
@@ -475,6 +500,7 @@ class Live:
         except WebSocketDisconnect:
             pass
         finally:
+            self._opening.pop(ws, None)
             self._drop(game_id, ws)
             if seat and counted:
                 # Shielded: a handler cancelled as its socket goes (a client's task group closing,
@@ -531,6 +557,17 @@ async def _refuse(ws: WebSocket, code: int, error: str, message: str) -> None:
     await _send(ws, {"type": "error", "error": error, "message": message})
     with contextlib.suppress(Exception):  # the client may be gone already
         await ws.close(code=code, reason=error)
+
+
+async def _send_within(ws: WebSocket, text: str) -> bool:
+    """Send `text`; False if the watcher is gone or cannot take it within SEND_TIMEOUT. (asyncio's
+    `timeout` runs the send in the caller's task; `wait_for` made a task for each send.)"""
+    try:
+        async with asyncio.timeout(SEND_TIMEOUT):
+            await ws.send_text(text)
+    except Exception:
+        return False
+    return True
 
 
 async def _send(ws: WebSocket, data: dict[str, Any]) -> None:

@@ -1,0 +1,124 @@
+"""CPU of a web process's event fan-out, beside the form it replaced, in one process.
+
+    .venv/bin/python benchmarks/web_fanout.py              # 20,000 events per form and case
+    .venv/bin/python benchmarks/web_fanout.py --events 5000
+
+Two parts of what a process does for every move event (issue 15), measured by CPU time
+(`time.process_time`) with no network, so that a shared machine's noise does not hide them:
+
+- Sending one event to a game's watchers in this process (`Live._send_local`): the old form,
+  `asyncio.gather` of `asyncio.wait_for` per socket (kept here as the peer: a task for the gather's
+  child and one more inside `wait_for`, per socket), against today's `_send_within` under
+  `asyncio.timeout`, which sends in the caller's task. The event loop carries 2,000 pending timers,
+  as a loaded process does (the sockets' pings), since each send's deadline goes into that heap.
+  With one seat of a game per process (the load benchmark's set-up, and two players on two
+  processes), a process sends each event to one socket.
+- A bus notification that this process sent itself (half of what each of two processes hears):
+  parsed and then recognised (the old form, `json.loads` first), against recognised by its prefix.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+import time
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+from hordes.web import live
+from hordes.web.bus import PostgresBus, _envelope
+
+
+class Watcher:
+    """A websocket whose send completes at once (what uvicorn's does while the socket is writable)."""
+
+    async def send_text(self, text: str) -> None:
+        pass
+
+
+async def old_send_local(sockets: list[Watcher], text: str) -> None:
+    """The form `Live._send_local` had before (its drop of failed sockets left out: none fail)."""
+    await asyncio.gather(
+        *(asyncio.wait_for(ws.send_text(text), live.SEND_TIMEOUT) for ws in sockets), return_exceptions=True
+    )
+
+
+async def fan_out(events: int) -> list[tuple[int, float, float]]:
+    loop = asyncio.get_running_loop()
+    pings = [loop.call_later(3600 + i * 0.01, lambda: None) for i in range(2000)]
+    event: dict[str, Any] = {"type": "move", "ply": 1, "uci": "e2e4", "dests": {"e7": ["e6", "e5"]}}
+    rows = []
+    for count in (1, 2):
+        fake = SimpleNamespace(
+            sockets={"g": {Watcher() for _ in range(count)}}, _drop=lambda *_: None, _opening={}
+        )
+        text = json.dumps(event)
+        sockets = list(fake.sockets["g"])
+        old = new = 0.0
+        for _ in range(2):  # alternate the two forms twice
+            began = time.process_time()
+            for _ in range(events):
+                await old_send_local(sockets, text)
+            old += time.process_time() - began
+            began = time.process_time()
+            for _ in range(events):
+                await live.Live._send_local(fake, "g", event)  # type: ignore[arg-type]
+            new += time.process_time() - began
+        rows.append((count, old / (2 * events), new / (2 * events)))
+    for handle in pings:
+        handle.cancel()
+    return rows
+
+
+async def own_notifications(events: int, payload_event: dict[str, Any]) -> tuple[float, float, int]:
+    bus = PostgresBus("postgresql+psycopg://bench@127.0.0.1/bench")  # never connected: no start()
+    heard: list[object] = []
+
+    async def listener(event: dict[str, Any]) -> None:
+        heard.append(event)
+
+    bus.subscribe("game", listener)
+    body = _envelope(bus.origin, {"c": "game", "e": payload_event})
+    began = time.process_time()
+    for _ in range(events):
+        message = json.loads(body)  # the old order: parse, then look at the sender
+        if message.get("o") == bus.origin:
+            continue
+    old = (time.process_time() - began) / events
+    began = time.process_time()
+    for _ in range(events):
+        await bus._received(body)
+    new = (time.process_time() - began) / events
+    return old, new, len(heard)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--events", type=int, default=20_000)
+    args = parser.parse_args()
+    print(f"{args.events} events per form and case, CPU time, Python {sys.version.split()[0]}")
+    print("| watchers in this process | gather + wait_for (before) | asyncio.timeout (now) | ratio |")
+    print("|---|---|---|---|")
+    for count, old, new in asyncio.run(fan_out(args.events)):
+        print(f"| {count} | {old * 1e6:.1f} µs | {new * 1e6:.1f} µs | {old / new:.2f} |")
+    event = {
+        "game": "x" * 22,
+        "event": {"type": "move", "ply": 12, "uci": "g1f3", "san": "Nf3", "fen": "8/" * 7 + "8 w - - 0 1"},
+    }
+    event["event"]["dests"] = {f"{c}{r}": [f"{c}{r + 1}", f"{c}{r + 2}"] for c in "abcdefgh" for r in (1, 2)}
+    old, new, delivered = asyncio.run(own_notifications(args.events, event))
+    size = len(_envelope("0" * 16, {"c": "game", "e": event}))
+    print(
+        f"own notification of {size} bytes: parsed first {old * 1e6:.2f} µs,"
+        f" by its prefix {new * 1e6:.2f} µs, ratio {old / new:.1f}; delivered again: {delivered}"
+    )
+    if delivered:
+        raise SystemExit("a process delivered its own notification a second time")
+
+
+if __name__ == "__main__":
+    main()

@@ -232,8 +232,6 @@ class PostgresBus(LocalBus):
             return  # ours: delivered here when it was published
         try:
             message = json.loads(payload)
-            if message.get("o") == self.origin:
-                return  # ours: delivered here when it was published
             if "ref" in message:
                 stored = await self._read_back(message["ref"])
                 if stored is None:

@@ -13,6 +13,9 @@ Two parts of what a process does for every move event (issue 15), measured by CP
   as a loaded process does (the sockets' pings), since each send's deadline goes into that heap.
   With one seat of a game per process (the load benchmark's set-up, and two players on two
   processes), a process sends each event to one socket.
+- Sending one lobby event (a new seek) to the lobby's sockets in this process (`Lobby._deliver`):
+  the old form, one JSON encoding per socket and `gather` of `wait_for`, against today's two
+  encodings (the creator's and everyone else's) sent through `fanout.send_each`.
 - A bus notification that this process sent itself (half of what each of two processes hears):
   parsed and then recognised (the old form, `json.loads` first), against recognised by its prefix.
 """
@@ -29,7 +32,7 @@ from types import SimpleNamespace
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
-from hordes.web import live
+from hordes.web import fanout, live, lobby
 from hordes.web.bus import PostgresBus, _envelope
 
 
@@ -43,7 +46,7 @@ class Watcher:
 async def old_send_local(sockets: list[Watcher], text: str) -> None:
     """The form `Live._send_local` had before (its drop of failed sockets left out: none fail)."""
     await asyncio.gather(
-        *(asyncio.wait_for(ws.send_text(text), live.SEND_TIMEOUT) for ws in sockets), return_exceptions=True
+        *(asyncio.wait_for(ws.send_text(text), fanout.SEND_TIMEOUT) for ws in sockets), return_exceptions=True
     )
 
 
@@ -72,6 +75,42 @@ async def fan_out(events: int) -> list[tuple[int, float, float]]:
     for handle in pings:
         handle.cancel()
     return rows
+
+
+async def old_lobby_deliver(sockets: dict[Watcher, str | None], event: dict[str, Any]) -> None:
+    """The form `Lobby._deliver` had before (held sockets and drops left out: there are none)."""
+    owner = event.get("owner")
+    outgoing = {k: v for k, v in event.items() if k != "owner"}
+    texts = []
+    for key in sockets.values():
+        mine = key is not None and key == owner
+        texts.append(json.dumps({**outgoing, "seek": {**outgoing["seek"], "mine": mine}}))
+    await asyncio.gather(
+        *(
+            asyncio.wait_for(ws.send_text(text), fanout.SEND_TIMEOUT)
+            for ws, text in zip(sockets, texts, strict=True)
+        ),
+        return_exceptions=True,
+    )
+
+
+async def lobby_fan_out(events: int, count: int) -> tuple[float, float]:
+    seek = {"id": "a1b2c3d4", "variant": "orda", "clock": "5+3", "rated": True, "color": "random"}
+    seek.update({"by": "somebody", "rating": 1500, "created_at": 1_700_000_000_000})
+    event: dict[str, Any] = {"type": "seek_added", "seek": seek, "owner": "key-0"}
+    sockets: dict[Watcher, str | None] = {Watcher(): f"key-{i}" for i in range(count)}
+    fake = SimpleNamespace(_sockets=sockets, _held={})
+    old = new = 0.0
+    for _ in range(2):
+        began = time.process_time()
+        for _ in range(events):
+            await old_lobby_deliver(sockets, event)
+        old += time.process_time() - began
+        began = time.process_time()
+        for _ in range(events):
+            await lobby.Lobby._deliver(fake, event)  # type: ignore[arg-type]
+        new += time.process_time() - began
+    return old / (2 * events), new / (2 * events)
 
 
 async def own_notifications(events: int, payload_event: dict[str, Any]) -> tuple[float, float, int]:
@@ -104,6 +143,11 @@ def main() -> None:
     print("| watchers in this process | gather + wait_for (before) | asyncio.timeout (now) | ratio |")
     print("|---|---|---|---|")
     for count, old, new in asyncio.run(fan_out(args.events)):
+        print(f"| {count} | {old * 1e6:.1f} µs | {new * 1e6:.1f} µs | {old / new:.2f} |")
+    print("| lobby sockets here | JSON per socket, gather + wait_for (before) | two forms (now) | ratio |")
+    print("|---|---|---|---|")
+    for count in (1, 10, 100):
+        old, new = asyncio.run(lobby_fan_out(max(1, args.events // count), count))
         print(f"| {count} | {old * 1e6:.1f} µs | {new * 1e6:.1f} µs | {old / new:.2f} |")
     event = {
         "game": "x" * 22,

@@ -209,7 +209,7 @@ def test_p6_a_seek_goes_when_its_creator_leaves_the_lobby(client: TestClient) ->
             creator.receive_json()
             s = seek(client, ANN)
             assert creator.receive_json()["seek"]["mine"] is True
-            watcher.receive_json()
+            assert watcher.receive_json()["seek"]["mine"] is False  # the other form of the same event
         advance(client, GRACE / 2)  # a reload comes back within the grace: the seek stays
         with client.websocket_connect("/ws/lobby", headers=ANN) as creator:
             assert [x["id"] for x in creator.receive_json()["seeks"]] == [s["id"]]

@@ -51,6 +51,7 @@ from hordes.web import clocks, engine_claims, offers
 from hordes.web.bus import Bus, LocalBus
 from hordes.web.common import MAX_BODY, check_token, game_id_param, parse_json_object, seat_token
 from hordes.web.engine_pool import EnginePool
+from hordes.web.fanout import send_each, send_within
 from hordes.web.games import GameError, GameService, Joined, NotFound, TimeUp
 from hordes.web.metrics import Metrics
 from hordes.web.origins import same_origin
@@ -60,7 +61,6 @@ from hordes.web.timeouts import Clock, SystemClock, Timeouts
 
 log = logging.getLogger("hordes.web")
 
-SEND_TIMEOUT = 5.0  # a watcher that cannot take an event in this time is dropped
 # A failing engine turn is tried again after a pause that doubles from the first to the longest and
 # stays there: a game's turn is never given up (it waits in the engine queue behind other games only).
 ENGINE_RETRY_FIRST, ENGINE_RETRY_LONGEST = 0.5, 30.0
@@ -320,21 +320,15 @@ class Live:
             sockets = [ws for ws in sockets if ws not in self._opening]
             if not sockets:
                 return
-        if len(sockets) == 1:  # the usual case with one seat per process: no task of its own
-            if not await _send_within(sockets[0], text):
-                self._drop(game_id, sockets[0])
-            return
-        results = await asyncio.gather(*(_send_within(ws, text) for ws in sockets))
-        for ws, sent in zip(sockets, results, strict=True):
-            if not sent:
-                self._drop(game_id, ws)
+        for ws in await send_each(sockets, [text] * len(sockets)):
+            self._drop(game_id, ws)
 
     async def _opened(self, game_id: str, ws: WebSocket) -> None:
         """`ws` has its snapshot: send it the events held meanwhile, in order (more may be held while
         these are sent), then let events reach it directly."""
         held = self._opening.get(ws, [])
         while held:
-            if not await _send_within(ws, held.pop(0)):
+            if not await send_within(ws, held.pop(0)):
                 self._drop(game_id, ws)
                 break
         self._opening.pop(ws, None)
@@ -557,17 +551,6 @@ async def _refuse(ws: WebSocket, code: int, error: str, message: str) -> None:
     await _send(ws, {"type": "error", "error": error, "message": message})
     with contextlib.suppress(Exception):  # the client may be gone already
         await ws.close(code=code, reason=error)
-
-
-async def _send_within(ws: WebSocket, text: str) -> bool:
-    """Send `text`; False if the watcher is gone or cannot take it within SEND_TIMEOUT. (asyncio's
-    `timeout` runs the send in the caller's task; `wait_for` made a task for each send.)"""
-    try:
-        async with asyncio.timeout(SEND_TIMEOUT):
-            await ws.send_text(text)
-    except Exception:
-        return False
-    return True
 
 
 async def _send(ws: WebSocket, data: dict[str, Any]) -> None:

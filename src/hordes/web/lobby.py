@@ -66,6 +66,7 @@ from hordes.web.common import (
     variant_field,
 )
 from hordes.web.errors import GameError, NotFound
+from hordes.web.fanout import send_each
 from hordes.web.origins import same_origin
 from hordes.web.presence import Presence, lobby_subject
 from hordes.web.ratelimit import rate_limit
@@ -78,7 +79,6 @@ log = logging.getLogger("hordes.web")
 PLAYER_COOKIE = "hordes_player"
 PLAYER_HEADER = "x-player-token"
 GRACE = 5.0  # seconds a creator may be gone from the lobby (a reload) before their seeks expire
-SEND_TIMEOUT = 5.0
 _PLAYER_TOKEN = re.compile(r"[A-Za-z0-9_-]{20,64}")
 _SEEK_ID = re.compile(r"[A-Za-z0-9]{1,16}")
 
@@ -184,31 +184,32 @@ class Lobby:
             await self.bus.publish(event)
 
     async def _deliver(self, event: dict[str, Any]) -> None:
-        """A bus event to every lobby socket of this process, each told whether it is theirs."""
+        """A bus event to every lobby socket of this process, each told whether it is theirs. There
+        are two forms of each event (theirs or not), each encoded once, not once per socket."""
         owner = event.get("owner")
         outgoing = {k: v for k, v in event.items() if k != "owner"}
+        forms: dict[bool, str] = {}
         sockets = []
         texts = []
         for ws, key in list(self._sockets.items()):
             mine = key is not None and key == owner
-            if event["type"] == "seek_added":
-                text = json.dumps({**outgoing, "seek": {**outgoing["seek"], "mine": mine}})
-            else:
-                text = json.dumps({**outgoing, "mine": mine})
+            text = forms.get(mine)
+            if text is None:
+                if event["type"] == "seek_added":
+                    text = json.dumps({**outgoing, "seek": {**outgoing["seek"], "mine": mine}})
+                else:
+                    text = json.dumps({**outgoing, "mine": mine})
+                forms[mine] = text
             held = self._held.get(ws)
             if held is not None:  # its list is not sent yet: the event follows it
                 held.append(text)
             else:
-                sockets.append((ws, key))
+                sockets.append(ws)
                 texts.append(text)
-        sends = (ws.send_text(text) for (ws, _key), text in zip(sockets, texts, strict=True))
-        results = await asyncio.gather(
-            *(asyncio.wait_for(send, SEND_TIMEOUT) for send in sends),
-            return_exceptions=True,
-        )
-        for (ws, _key), res in zip(sockets, results, strict=True):
-            if isinstance(res, BaseException):
-                self._sockets.pop(ws, None)  # its handler counts it out when it ends
+        if not sockets:
+            return
+        for ws in await send_each(sockets, texts):
+            self._sockets.pop(ws, None)  # its handler counts it out when it ends
 
     # ----- timers ------------------------------------------------------------------------------------
     def _spawn(self, work: Callable[[], Awaitable[None]]) -> None:

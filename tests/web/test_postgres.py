@@ -21,10 +21,11 @@ import sqlalchemy as sa
 from starlette.testclient import TestClient
 from websockets.sync.client import connect
 
-from hordes.web import db
+from hordes.web import db, move_store
 from hordes.web.app import create_app
 from hordes.web.bus import PostgresBus
-from hordes.web.games import GameService
+from hordes.web.clocks import TimeControl
+from hordes.web.games import Conflict, GameService
 from tests.pg_cluster import Cluster
 from tests.process_guard import descendants
 from tests.web.conftest import TEST_DATABASE, create
@@ -387,19 +388,26 @@ def _two_humans(service: GameService) -> tuple[str, dict[str, str]]:
     return made.id, {"white": made.tokens["white"], "black": joined.token}
 
 
-def _record_statements(engine: sa.Engine) -> list[tuple[str, bool]]:
-    """The first word of every statement run on `engine` from now on, and whether psycopg ran it in
-    autocommit (no BEGIN before it, no COMMIT after it)."""
+def _record_statements(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, bool]]:
+    """The first word of every statement that psycopg runs from now on, and whether it ran it in
+    autocommit (no BEGIN before it, no COMMIT after it). Recorded at the driver, since the move's
+    read and store go to psycopg's cursor directly (move_store.py), not through SQLAlchemy."""
+    import psycopg
+
     seen: list[tuple[str, bool]] = []
+    execute = psycopg.Cursor.execute
 
-    def record(_conn: object, cursor: Any, sql: str, *rest: object) -> None:
-        seen.append((sql.split()[0], bool(cursor.connection.autocommit)))
+    def record(cursor: Any, query: Any, *args: Any, **kwargs: Any) -> Any:
+        seen.append((str(query).split()[0], bool(cursor.connection.autocommit)))
+        return execute(cursor, query, *args, **kwargs)
 
-    sa.event.listen(engine, "before_cursor_execute", record)
+    monkeypatch.setattr(psycopg.Cursor, "execute", record)
     return seen
 
 
-def test_issue15_benchmark_a_move_takes_one_connection_and_two_statements(pg_url: str) -> None:
+def test_issue15_benchmark_a_move_takes_one_connection_and_two_statements(
+    pg_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # Round trips per move set the 500-game latency: the row is read and the move stored on one
     # connection, the pool does not ping the connection it hands out, and the store is one
     # statement (move_store.py) that commits by itself: no BEGIN and no COMMIT around the move.
@@ -409,7 +417,7 @@ def test_issue15_benchmark_a_move_takes_one_connection_and_two_statements(pg_url
     game_id, tokens = _two_humans(service)
     checkouts: list[object] = []
     sa.event.listen(engine, "checkout", lambda *args: checkouts.append(args[0]))
-    statements = _record_statements(engine)
+    statements = _record_statements(monkeypatch)
     event = service.move(game_id, tokens["white"], "e2e4")  # the board is built from the stored moves
     assert event["ply"] == 1
     assert len(checkouts) == 1
@@ -423,7 +431,7 @@ def test_issue15_benchmark_a_move_takes_one_connection_and_two_statements(pg_url
 
 
 def test_issue15_benchmark_a_move_that_ends_the_game_is_stored_with_its_result_in_one_transaction(
-    pg_url: str,
+    pg_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # The move, the game's result and the ratings' update stand or fall together: for the last move
     # the connection leaves autocommit, and the store and the result go in one transaction.
@@ -433,7 +441,7 @@ def test_issue15_benchmark_a_move_that_ends_the_game_is_stored_with_its_result_i
     game_id, tokens = _two_humans(service)
     for ply, uci in enumerate(["f2f3", "e7e5", "g2g4"]):
         service.move(game_id, tokens["white" if ply % 2 == 0 else "black"], uci)
-    statements = _record_statements(engine)
+    statements = _record_statements(monkeypatch)
     event = service.move(game_id, tokens["black"], "d8h4")  # mate
     assert event["result"] == "0-1" and event["status"] == "over"
     assert statements[0] == ("SELECT", True)  # the read, as for any move
@@ -466,4 +474,56 @@ def test_issue15_benchmark_a_move_on_a_connection_the_server_dropped_is_stored(p
     event = service.move(game_id, tokens["black"], "e7e5")  # its first read fails, and is tried again
     assert event["ply"] == 2
     assert [m["uci"] for m in service.state(game_id)["moves"]] == ["e2e4", "e7e5"]
+    engine.dispose()
+
+
+def test_issue15_benchmark_the_drivers_read_of_a_game_is_sqlalchemys_row(pg_url: str) -> None:
+    # move_store reads a game through psycopg's cursor and makes the Row itself: every column must
+    # come back as SQLAlchemy's own read gives it (values and types: times, flags, clock fields).
+    engine = db.make_engine(pg_url)
+    db.migrate(engine)
+    service = GameService(engine)
+    made = service.create(
+        "chess", white="human", black="human", creator="white", clock=TimeControl(60_000, 2_000)
+    )
+    tokens = {"white": made.tokens["white"], "black": service.join(made.id, made.invite).token}
+    for ply, uci in enumerate(["e2e4", "e7e5", "g1f3"]):
+        service.move(made.id, tokens["white" if ply % 2 == 0 else "black"], uci)
+    with engine.connect() as conn:
+        ours = move_store.read_game(conn, made.id)
+        theirs = conn.execute(move_store.READ_GAME, {"game_id": made.id}).one()
+        assert move_store.read_game(conn, "no-such-game") is None
+    assert ours is not None and isinstance(ours, sa.Row)
+    assert list(ours._mapping) == list(theirs._mapping) == [c.name for c in db.games.c]
+    assert [(v, type(v)) for v in ours] == [(v, type(v)) for v in theirs]
+    assert ours.ply == 3 and ours.clock_base_ms == 60_000 and ours.white_ms is not None
+    engine.dispose()
+
+
+def test_issue15_benchmark_a_duplicate_move_row_through_the_driver_is_sqlalchemys_error(pg_url: str) -> None:
+    # The store in autocommit goes to psycopg directly; a move row that exists already must still
+    # raise SQLAlchemy's IntegrityError (GameService answers it as a stale ply), write nothing, and
+    # leave the connection usable.
+    engine = db.make_engine(pg_url)
+    db.migrate(engine)
+    service = GameService(engine)
+    game_id, tokens = _two_humans(service)
+    service.move(game_id, tokens["white"], "e2e4")
+    stamp = db.now()
+    with engine.begin() as conn:  # a row for ply 1 that the game row does not count yet
+        conn.execute(db.moves.insert(), {"game_id": game_id, "ply": 1, "uci": "d7d5", "san": "d5",
+                                         "fen": "x", "created_at": stamp, "clock_ms": None})  # fmt: skip
+    with pytest.raises(Conflict) as refused:
+        service.move(game_id, tokens["black"], "e7e5")
+    assert refused.value.code == "stale_ply"
+    with engine.connect() as conn:
+        move_store.autocommit(conn)
+        before = move_store.read_game(conn, game_id)
+        assert before is not None and before.ply == 1
+        row = {"game_id": game_id, "ply": 1, "uci": "e7e5", "san": "e5", "fen": "y", "created_at": stamp,
+               "clock_ms": None}  # fmt: skip
+        with pytest.raises(sa.exc.IntegrityError):
+            move_store.store(conn, row, {"ply": 2, "fen": "y"}, game_id, 1)
+        after = move_store.read_game(conn, game_id)  # the same connection still works
+    assert after is not None and after.ply == 1 and after.fen == before.fen  # the update went with it
     engine.dispose()

@@ -242,7 +242,7 @@ class GameService:
             if autocommit:
                 move_store.autocommit(conn)
             try:
-                row = conn.execute(move_store.READ_GAME, {"game_id": game_id}).first()
+                row = move_store.read_game(conn, game_id)
             except sa.exc.DBAPIError as exc:
                 conn.close()
                 if attempt == 2 or not exc.connection_invalidated:

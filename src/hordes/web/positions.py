@@ -9,11 +9,12 @@ the browser unchanged.
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from hordes import Board, Color, Outcome, Termination, Variant
 from hordes.core import movegen
-from hordes.core.geometry import FILE_LETTERS
+from hordes.core.geometry import FILE_LETTERS, Geometry
 from hordes.core.movegen import PROMO_SHIFT, SQ_MASK, TO_SHIFT
 from hordes.core.rules import side_index
 from hordes.web import marks
@@ -116,12 +117,12 @@ def role_of(letter: str) -> str:
 def position_view(board: Board, generated: list[int] | None = None) -> dict[str, Any]:
     """The side to move's legal moves in the board component's terms, check marks and the outcome.
     `generated`: the position's `movegen.generate_legal` list, where the caller has it already."""
-    geo = board.geometry
-    name = geo.square_name
+    name = _square_names(board.geometry).__getitem__
     dests: dict[str, list[str]] = {}
     promotions: dict[str, list[str]] = {}
     transforms: dict[str, str] = {}
-    legal: set[tuple[int, int]] = set()
+    legal: set[tuple[int, int]] = set()  # only what _pulls needs, in a variant with pulls
+    pulls = any(board.compiled.pull_rays)
     if generated is None:
         generated = movegen.generate_legal(board)
     outcome = board.outcome(legal=generated)
@@ -136,10 +137,13 @@ def position_view(board: Board, generated: list[int] | None = None) -> dict[str,
             if target:
                 transforms[frm] = target
             continue
-        legal.add((f, t))
+        if pulls:
+            legal.add((f, t))
         to = name(t)
-        targets = dests.setdefault(frm, [])
-        if to not in targets:
+        targets = dests.get(frm)
+        if targets is None:
+            dests[frm] = [to]
+        elif to not in targets:
             targets.append(to)
         promo = (m >> PROMO_SHIFT & 63) - 1
         if promo >= 0:
@@ -170,6 +174,12 @@ def position_view(board: Board, generated: list[int] | None = None) -> dict[str,
         "winner": side_name(winner),
         "reason": describe_end(termination, winner),
     }
+
+
+@cache
+def _square_names(geo: Geometry) -> tuple[str, ...]:
+    """Every square's name, by index: the view names each legal move's two squares."""
+    return tuple(geo.square_name(sq) for sq in range(geo.size))
 
 
 def no_moves() -> dict[str, Any]:

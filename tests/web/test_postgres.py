@@ -382,6 +382,12 @@ def test_issue15_p1_a_process_delivers_its_own_events_once(pg_url: str) -> None:
     assert asyncio.run(scenario()) == [*events, {"fence": True}]
 
 
+def _migrated(pg_url: str) -> tuple[sa.Engine, GameService]:
+    engine = db.make_engine(pg_url)
+    db.migrate(engine)
+    return engine, GameService(engine)
+
+
 def _two_humans(service: GameService) -> tuple[str, dict[str, str]]:
     made = service.create("chess", white="human", black="human", creator="white")
     joined = service.join(made.id, made.invite)
@@ -456,9 +462,7 @@ def test_issue15_benchmark_a_move_that_ends_the_game_is_stored_with_its_result_i
 
 
 def test_issue15_benchmark_a_move_on_a_connection_the_server_dropped_is_stored(pg_url: str) -> None:
-    engine = db.make_engine(pg_url)
-    db.migrate(engine)
-    service = GameService(engine)
+    engine, service = _migrated(pg_url)
     game_id, tokens = _two_humans(service)
     service.move(game_id, tokens["white"], "e2e4")  # leaves its connection in the pool
     killer = sa.create_engine(pg_url, poolclass=sa.NullPool)
@@ -480,9 +484,7 @@ def test_issue15_benchmark_a_move_on_a_connection_the_server_dropped_is_stored(p
 def test_issue15_benchmark_the_drivers_read_of_a_game_is_sqlalchemys_row(pg_url: str) -> None:
     # move_store reads a game through psycopg's cursor and makes the Row itself: every column must
     # come back as SQLAlchemy's own read gives it (values and types: times, flags, clock fields).
-    engine = db.make_engine(pg_url)
-    db.migrate(engine)
-    service = GameService(engine)
+    engine, service = _migrated(pg_url)
     made = service.create(
         "chess", white="human", black="human", creator="white", clock=TimeControl(60_000, 2_000)
     )
@@ -504,9 +506,7 @@ def test_issue15_benchmark_a_duplicate_move_row_through_the_driver_is_sqlalchemy
     # The store in autocommit goes to psycopg directly; a move row that exists already must still
     # raise SQLAlchemy's IntegrityError (GameService answers it as a stale ply), write nothing, and
     # leave the connection usable.
-    engine = db.make_engine(pg_url)
-    db.migrate(engine)
-    service = GameService(engine)
+    engine, service = _migrated(pg_url)
     game_id, tokens = _two_humans(service)
     service.move(game_id, tokens["white"], "e2e4")
     stamp = db.now()

@@ -95,7 +95,13 @@ def _on_driver(conn: sa.Connection, raw: Any, statement: sa.ClauseElement, param
             conn.invalidate(exc)
         error = conn.dialect.loaded_dbapi.Error
         raise sa.exc.DBAPIError.instance(
-            sql, values, exc, error, connection_invalidated=lost, dialect=conn.dialect
+            sql,
+            values,
+            exc,
+            error,
+            hide_parameters=conn.engine.hide_parameters,  # as the engine would show them, or not
+            connection_invalidated=lost,
+            dialect=conn.dialect,
         ) from exc
 
 

@@ -18,6 +18,11 @@ Two parts of what a process does for every move event (issue 15), measured by CP
   encodings (the creator's and everyone else's) sent through `fanout.send_each`.
 - A bus notification that this process sent itself (half of what each of two processes hears):
   parsed and then recognised (the old form, `json.loads` first), against recognised by its prefix.
+- The JSON work of one move event across two processes: before, the mover's process encoded the
+  event for its watchers and again inside the notification, and the other process parsed the
+  notification and encoded the event once more for its own watchers. Now the event is encoded
+  once and its text travels inside the notification (`Live.broadcast`, `bus.encoded`). The event
+  is a real one: a chess middle game's position view, as `GameService.move` makes it.
 """
 
 from __future__ import annotations
@@ -140,6 +145,48 @@ async def own_notifications(events: int, payload_event: dict[str, Any]) -> tuple
     return old, new, len(heard)
 
 
+def move_event() -> dict[str, Any]:
+    from hordes import Board
+    from hordes.web.positions import position_view
+
+    board = Board("chess")
+    for uci in ["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "f8c5", "c2c3", "g8f6", "d2d4", "e5d4"]:
+        board.push_uci(uci)
+    fields = {"type": "move", "id": "x" * 16, "uci": "e5d4", "san": "exd4", "ply": 10, "clock": None}
+    return {**fields, **position_view(board)}
+
+
+def encodings(events: int) -> tuple[float, float, float, float, int]:
+    """CPU per move event of the sender's and the receiver's JSON work, before and now; the size."""
+    origin, game_id, event = "0123456789abcdef", "x" * 16, move_event()
+    payload = _envelope(origin, {"c": "game", "e": {"game": game_id, "event": event}})
+    spent = [0.0, 0.0, 0.0, 0.0]
+    for _ in range(2):
+        began = time.process_time()
+        for _ in range(events):  # before, the mover: its watchers' text, then the notification
+            json.dumps(event)
+            _envelope(origin, {"c": "game", "e": {"game": game_id, "event": event}})
+        spent[0] += time.process_time() - began
+        began = time.process_time()
+        for _ in range(events):  # now: one encoding, embedded (Live.broadcast, PostgresBus.publish)
+            text = json.dumps(event)
+            message = live._message_text(game_id, text)
+            f'{{"o":"{origin}","c":{json.dumps("game")},"e":{message}}}'
+        spent[1] += time.process_time() - began
+        began = time.process_time()
+        for _ in range(events):  # before, the other process: parse, then encode for its watchers
+            json.dumps(json.loads(payload)["e"]["event"])
+        spent[2] += time.process_time() - began
+        began = time.process_time()
+        for _ in range(events):  # now: parse, and take the text back out (PostgresBus._received)
+            parsed = json.loads(payload)
+            head = f'{{"o":{json.dumps(parsed.get("o"))},"c":{json.dumps(parsed["c"])},"e":'
+            live._event_text(payload[len(head) : -1], game_id)
+        spent[3] += time.process_time() - began
+    a, b, c, d = (x / (2 * events) for x in spent)
+    return a, b, c, d, len(payload)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--events", type=int, default=20_000)
@@ -159,6 +206,12 @@ def main() -> None:
         "event": {"type": "move", "ply": 12, "uci": "g1f3", "san": "Nf3", "fen": "8/" * 7 + "8 w - - 0 1"},
     }
     event["event"]["dests"] = {f"{c}{r}": [f"{c}{r + 1}", f"{c}{r + 2}"] for c in "abcdefgh" for r in (1, 2)}
+    before_out, now_out, before_in, now_in, size = encodings(args.events)
+    print(f"JSON work of one move event ({size} bytes in its notification), CPU per event:")
+    print(f"- the mover's process: {before_out * 1e6:.1f} µs before, {now_out * 1e6:.1f} µs now")
+    print(f"- the other process: {before_in * 1e6:.1f} µs before, {now_in * 1e6:.1f} µs now")
+    before, now = before_out + before_in, now_out + now_in
+    print(f"- both: {before * 1e6:.1f} µs before, {now * 1e6:.1f} µs now ({before / now:.2f})")
     old, new, delivered = asyncio.run(own_notifications(args.events, event))
     size = len(_envelope("0" * 16, {"c": "game", "e": event}))
     print(

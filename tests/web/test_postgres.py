@@ -292,9 +292,16 @@ def test_issue15_p4_a_server_without_engine_workers_leaves_the_engine_to_an_engi
         assert descendants(proc.pid) == []  # the server never started an engine process
 
 
-def relayed(pg_url: str, events: list[dict[str, Any]], together: bool = False) -> list[dict[str, Any]]:
+def relayed(
+    pg_url: str,
+    events: list[dict[str, Any]],
+    together: bool = False,
+    texts: list[str] | None = None,
+    encodings: list[str | None] | None = None,
+) -> list[dict[str, Any]]:
     """What a second bus receives of `events` published by a first one on the database, one after
-    the other or all at once (`together`: so that the sender batches them)."""
+    the other or all at once (`together`: so that the sender batches them). `texts`: publish each
+    event with this JSON text; `encodings`: collects what the receiver's `encoded` gives each event."""
     db.migrate(db.make_engine(pg_url))
 
     async def scenario() -> list[dict[str, Any]]:
@@ -304,6 +311,8 @@ def relayed(pg_url: str, events: list[dict[str, Any]], together: bool = False) -
 
         async def take(event: dict[str, Any]) -> None:
             got.append(event)
+            if encodings is not None:
+                encodings.append(receiver.encoded(event))
             if len(got) == len(events):
                 arrived.set()
 
@@ -311,11 +320,14 @@ def relayed(pg_url: str, events: list[dict[str, Any]], together: bool = False) -
         await sender.start()
         await receiver.start()
         try:
+            given = texts or [None] * len(events)
             if together:
-                await asyncio.gather(*(sender.publish("game", e) for e in events))
+                await asyncio.gather(
+                    *(sender.publish("game", e, t) for e, t in zip(events, given, strict=True))
+                )
             else:
-                for e in events:
-                    await sender.publish("game", e)
+                for e, t in zip(events, given, strict=True):
+                    await sender.publish("game", e, t)
             await asyncio.wait_for(arrived.wait(), 30)
         finally:
             await sender.close()
@@ -339,6 +351,21 @@ def test_issue15_p1_events_sent_together_arrive_whole_and_in_order(pg_url: str) 
     got = relayed(pg_url, [{"n": n, "text": t} for n, t in enumerate(texts)], together=True)
     assert [e["n"] for e in got] == list(range(len(texts)))
     assert [e["text"] for e in got] == texts
+
+
+def test_issue15_p1_an_events_text_crosses_the_bus_as_it_was_given(pg_url: str) -> None:
+    """An event is encoded once: the receiving process's subscriber gets, through `encoded`, the very
+    text the sender published with it, small, large (read back from bus_events) and batched; an
+    event published without one comes with the JSON the envelope carried."""
+    events = [{"n": n, "text": f'"q" \\ é {n}'} for n in range(40)] + [{"n": 40, "text": "x" * 20_000}]
+    texts = [json.dumps(e) for e in events]  # default separators: not the envelope's compact ones
+    for together in (False, True):
+        encodings: list[str | None] = []
+        got = relayed(pg_url, events, together=together, texts=texts, encodings=encodings)
+        assert got == events and encodings == texts
+    encodings = []
+    assert relayed(pg_url, events[:3], encodings=encodings) == events[:3]
+    assert [json.loads(t) for t in encodings if t is not None] == events[:3]
 
 
 def test_issue15_p1_a_process_delivers_its_own_events_once(pg_url: str) -> None:

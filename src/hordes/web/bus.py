@@ -17,6 +17,12 @@ What the bus does not promise: events of one game published by two processes may
 order than that of their commits, and a process whose listening connection drops misses what is sent
 until it is back. Game clients order events by ply and ask for the whole game on a gap (live.py),
 and the database stays the truth: a reconnecting client gets the whole game from any process.
+
+An event is encoded once on its way: a publisher that has its JSON text already passes it along, the
+notification embeds that text as it is, and the receiving process takes the text back out of the
+notification. While an event is being delivered, `encoded(event)` gives a subscriber that text, so a
+game's watchers are sent it without a second encoding (JSON encoding was a tenth of a web process's
+time at 500 games).
 """
 
 from __future__ import annotations
@@ -51,7 +57,13 @@ class Bus(Protocol):
 
     def subscribe(self, channel: str, listener: Listener) -> None: ...
 
-    async def publish(self, channel: str, event: dict[str, Any]) -> None: ...
+    async def publish(self, channel: str, event: dict[str, Any], text: str | None = None) -> None:
+        """Deliver `event` everywhere; `text`, where given, is its JSON."""
+        ...
+
+    def encoded(self, event: dict[str, Any]) -> str | None:
+        """The JSON text of `event` while it is being delivered, where the bus has it."""
+        ...
 
     async def start(self) -> None: ...
 
@@ -77,19 +89,28 @@ class LocalBus:
 
     def __init__(self) -> None:
         self._listeners: dict[str, list[Listener]] = {}
+        # The event being delivered and its JSON text. Held with the event itself, so that `encoded`
+        # can tell it by identity: another event's delivery meanwhile replaces it, never mismatches.
+        self._delivering: tuple[dict[str, Any], str] | None = None
 
     def subscribe(self, channel: str, listener: Listener) -> None:
         self._listeners.setdefault(channel, []).append(listener)
 
-    async def deliver(self, channel: str, event: dict[str, Any]) -> None:
+    async def deliver(self, channel: str, event: dict[str, Any], text: str | None = None) -> None:
         for listener in self._listeners.get(channel, ()):
+            self._delivering = None if text is None else (event, text)
             try:
                 await listener(event)
             except Exception:  # one subscriber's failure must not keep the event from the others
                 log.exception("a %s event's subscriber failed", channel)
+        self._delivering = None
 
-    async def publish(self, channel: str, event: dict[str, Any]) -> None:
-        await self.deliver(channel, event)
+    def encoded(self, event: dict[str, Any]) -> str | None:
+        held = self._delivering
+        return held[1] if held is not None and held[0] is event else None
+
+    async def publish(self, channel: str, event: dict[str, Any], text: str | None = None) -> None:
+        await self.deliver(channel, event, text)
 
     async def start(self) -> None:
         pass
@@ -141,11 +162,15 @@ class PostgresBus(LocalBus):
                 await self._sender.close()
             self._sender = None
 
-    async def publish(self, channel: str, event: dict[str, Any]) -> None:
-        await self.deliver(channel, event)
+    async def publish(self, channel: str, event: dict[str, Any], text: str | None = None) -> None:
+        await self.deliver(channel, event, text)
         if self._sender is None:
             return
-        body = _envelope(self.origin, {"c": channel, "e": event})
+        if text is None:
+            body = _envelope(self.origin, {"c": channel, "e": event})
+        else:  # the same text as _envelope makes, with the event's JSON as it was given
+            body = f'{self._own_prefix},"c":{json.dumps(channel)},"e":{text}}}'
+
         loop = asyncio.get_running_loop()
         sent: asyncio.Future[None] = loop.create_future()
         self._outbox.append((body, sent))
@@ -237,12 +262,16 @@ class PostgresBus(LocalBus):
                 if stored is None:
                     log.warning("a large bus event (row %s) was gone before it was read", message["ref"])
                     return
+                payload = stored
                 message = json.loads(stored)
             channel, event = message["c"], message["e"]
+            # The event's own text, as the sender embedded it: the envelope ends with it (`_envelope`).
+            head = f'{{"o":{json.dumps(message.get("o"))},"c":{json.dumps(channel)},"e":'
+            text = payload[len(head) : -1] if payload.startswith(head) and payload.endswith("}") else None
         except (ValueError, KeyError, TypeError):
             log.warning("ignored a malformed bus notification: %.200s", payload)
             return
-        await self.deliver(channel, event)
+        await self.deliver(channel, event, text)
 
 
 def _envelope(origin: str, fields: dict[str, Any]) -> str:

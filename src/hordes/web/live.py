@@ -291,28 +291,32 @@ class Live:
 
     async def broadcast(self, game_id: str, event: dict[str, Any]) -> None:
         """The event to every watcher of the game, in this process (at once) and in the others."""
-        await self.bus.publish("game", {"game": game_id, "event": event})
+        text = json.dumps(event)  # once, for this process's watchers and the notification alike
+        await self.bus.publish("game", {"game": game_id, "event": event}, _message_text(game_id, text))
 
     async def _remote(self, message: dict[str, Any]) -> None:
         """Another process's event: to this process's watchers. A clock's deadline in it arms the
         timer here too, so that the flag falls even if that process is gone by then; the judgement
         is a conditional update (games.py), so one process ends the game and the others find it over."""
         game_id, event = str(message["game"]), message["event"]
+        text = _event_text(self.bus.encoded(message), game_id)
         if isinstance(event, dict) and event.get("type") == "move":
             ply, uci, fen = event.get("ply"), event.get("uci"), event.get("fen")
             if isinstance(ply, int) and isinstance(uci, str) and isinstance(fen, str):
                 self.service.follow(game_id, ply, uci, fen)  # this process's next move needs no rebuild
-        await self._send_local(game_id, event)
+        await self._send_local(game_id, event, text)
         if isinstance(event, dict) and isinstance(event.get("clock"), dict):
             self._arm(game_id, event)
         if self.remote_engine_turns and isinstance(event, dict) and event.get("engine_to_move"):
             self.schedule_engine(game_id)
 
-    async def _send_local(self, game_id: str, event: dict[str, Any]) -> None:
+    async def _send_local(self, game_id: str, event: dict[str, Any], text: str | None = None) -> None:
+        """`event` (whose JSON is `text`, where the caller has it) to this process's watchers."""
         sockets = list(self.sockets.get(game_id, ()))
         if not sockets:
             return
-        text = json.dumps(event)
+        if text is None:
+            text = json.dumps(event)
         if self._opening:  # a socket still waiting for its snapshot takes the event after it
             for ws in sockets:
                 if ws in self._opening:
@@ -551,6 +555,21 @@ async def _refuse(ws: WebSocket, code: int, error: str, message: str) -> None:
     await _send(ws, {"type": "error", "error": error, "message": message})
     with contextlib.suppress(Exception):  # the client may be gone already
         await ws.close(code=code, reason=error)
+
+
+def _message_text(game_id: str, text: str) -> str:
+    """The JSON of a "game" channel message, {"game": game_id, "event": the event whose JSON is `text`}."""
+    return f'{{"game":{json.dumps(game_id)},"event":{text}}}'
+
+
+def _event_text(message_text: str | None, game_id: str) -> str | None:
+    """The event's JSON inside a message made by `_message_text`, or None (the bus had no text)."""
+    if message_text is None:
+        return None
+    head = f'{{"game":{json.dumps(game_id)},"event":'
+    if message_text.startswith(head) and message_text.endswith("}"):
+        return message_text[len(head) : -1]
+    return None
 
 
 async def _send(ws: WebSocket, data: dict[str, Any]) -> None:

@@ -299,7 +299,7 @@ class Live:
         timer here too, so that the flag falls even if that process is gone by then; the judgement
         is a conditional update (games.py), so one process ends the game and the others find it over."""
         game_id, event = str(message["game"]), message["event"]
-        text = _event_text(self.bus.encoded(message), game_id)
+        text = _event_text(self.bus.encoded(message), game_id) if len(message) == 2 else None
         if isinstance(event, dict) and event.get("type") == "move":
             ply, uci, fen = event.get("ply"), event.get("uci"), event.get("fen")
             if isinstance(ply, int) and isinstance(uci, str) and isinstance(fen, str):

@@ -169,7 +169,7 @@ class PostgresBus(LocalBus):
         if text is None:
             body = _envelope(self.origin, {"c": channel, "e": event})
         else:  # the same text as _envelope makes, with the event's JSON as it was given
-            body = f'{self._own_prefix},"c":{json.dumps(channel)},"e":{text}}}'
+            body = f"{_envelope_head(self.origin, channel)}{text}}}"
         loop = asyncio.get_running_loop()
         sent: asyncio.Future[None] = loop.create_future()
         self._outbox.append((body, sent))
@@ -266,7 +266,7 @@ class PostgresBus(LocalBus):
             channel, event = message["c"], message["e"]
             # The event's own text, as the sender embedded it: an envelope of these three keys ends
             # with it (`_envelope`). Anything else is encoded again by whoever needs the text.
-            head = f'{{"o":{json.dumps(message.get("o"))},"c":{json.dumps(channel)},"e":'
+            head = _envelope_head(message.get("o"), channel)
             whole = len(message) == 3 and payload.startswith(head) and payload.endswith("}")
             text = payload[len(head) : -1] if whole else None
         except (ValueError, KeyError, TypeError):
@@ -278,6 +278,11 @@ class PostgresBus(LocalBus):
 def _envelope(origin: str, fields: dict[str, Any]) -> str:
     """A notification's text: the sender's id first (json.dumps keeps the keys in order), then `fields`."""
     return json.dumps({"o": origin, **fields}, separators=(",", ":"))
+
+
+def _envelope_head(origin: object, channel: str) -> str:
+    """What `_envelope(origin, {"c": channel, "e": event})` writes before the event's own JSON."""
+    return f'{{"o":{json.dumps(origin)},"c":{json.dumps(channel)},"e":'
 
 
 def make_bus(url: str) -> Bus:

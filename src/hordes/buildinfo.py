@@ -34,6 +34,7 @@ COMPILED_MODULES: tuple[str, ...] = (
     "hordes.core.position",
     "hordes.core.rules",
     "hordes.core.tables",
+    "hordes.core.words",
     "hordes.engine.evaluate",
     "hordes.engine.limits",
     "hordes.engine.plan",

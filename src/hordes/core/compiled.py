@@ -24,6 +24,7 @@ from hordes.core.tables import (
     build_pattern,
     leap_table,
 )
+from hordes.core.words import Words, build_words, use_words
 
 
 def ray_squares(geo: Geometry, sq: int, d: Vector) -> list[int]:
@@ -108,6 +109,9 @@ class Compiled:
     snipers: tuple[SniperSet, SniperSet]  # [attacker color]
     piece_moves: tuple[list[PieceMoves], list[PieceMoves]] = ([], [])  # [noisy][color], see fastgen
     unpinned_captures: tuple[PieceMoves, ...] = ()  # [color]: noisy, for a side not in check (fastgen)
+    # The fast path's full generator on 64-bit words (hordes.core.words): boards of at most 64 squares,
+    # in the compiled build; None elsewhere (fastgen's generated code serves).
+    words: Words | None = None
 
 
 def _oriented(components: tuple[Component, ...], color: int) -> list[Component]:
@@ -271,6 +275,8 @@ def compile_variant(variant: Variant) -> Compiled:
         [build_piece_moves(comp, 0, True), build_piece_moves(comp, 1, True)],
     )
     comp.unpinned_captures = (build_piece_moves(comp, 0, True, True), build_piece_moves(comp, 1, True, True))
+    if use_words():
+        comp.words = build_words(comp)
     return comp
 
 

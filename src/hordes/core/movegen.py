@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from hordes.core import words
 from hordes.core.fastgen import emit_promotions
 
 if TYPE_CHECKING:
@@ -283,6 +284,11 @@ def captures_not_in_check(board: Board) -> list[int]:
     occupied = own | enemy
     ksq = royals.bit_length() - 1
     moves: list[int] = []
+    if comp.words is not None:
+        words.captures_not_in_check(comp.words, kinds, own, enemy, us, ksq, moves)
+        if board.ep_square >= 0:
+            _ep_moves(board, moves, us, occupied)
+        return moves
     comp.unpinned_captures[us](kinds, own, enemy, -1, 0, _NO_PINS, moves)
     test = comp.attacked[them]
     # Only a piece between the royal square and an aligned enemy rider can be pinned.
@@ -331,9 +337,37 @@ def _legal(board: Board, noisy: bool) -> list[int]:
     own = occ[us]
     enemy = occ[them]
     occupied = own | enemy
+    ksq = royals.bit_length() - 1
+    moves: list[int] = []
+    if comp.words is not None:
+        checked = words.legal_moves(comp.words, kinds, own, enemy, us, ksq, board.mailbox, noisy, moves)
+    else:
+        checked = _fast_moves(board, comp, noisy, ksq, moves)
+    if board.castling and not checked:
+        if not noisy:
+            _castling_moves(board, moves, ksq, us, occupied)
+        elif board.castling & comp.castle_landing[us]:
+            # Castling is noisy only where the king lands on its rook's square (odd geometries).
+            castles: list[int] = []
+            _castling_moves(board, castles, ksq, us, occupied)
+            moves += [m for m in castles if is_noisy(board, m)]
+    if board.ep_square >= 0:
+        _ep_moves(board, moves, us, occupied)
+    return moves
+
+
+def _fast_moves(board: Board, comp: Compiled, noisy: bool, ksq: int, moves: list[int]) -> bool:
+    """The fast path's moves but castling and en passant, by fastgen's generated code; returns
+    whether the royal piece on ksq is in check (hordes.core.words does the same on 64-bit words)."""
+    us = board.side
+    them = us ^ 1
+    occ = board.occ
+    kinds = board.kind_bb
+    own = occ[us]
+    enemy = occ[them]
+    occupied = own | enemy
     size = comp.size
     between = comp.between
-    ksq = royals.bit_length() - 1
     checkers = comp.attackers[them](kinds, enemy, ksq, occupied)  # simple: no restrictions
 
     pin_masks = pins(board, ksq, us, occupied)
@@ -355,21 +389,10 @@ def _legal(board: Board, noisy: bool) -> list[int]:
     else:
         target_mask = -1
 
-    moves: list[int] = []
     if target_mask:
         comp.piece_moves[noisy][us](kinds, own, enemy, target_mask, pinned, pin_masks, moves)
     _royal_moves(comp, kinds, us, ksq, own, enemy, noisy, moves)
-    if board.castling and not checkers:
-        if not noisy:
-            _castling_moves(board, moves, ksq, us, occupied)
-        elif board.castling & comp.castle_landing[us]:
-            # Castling is noisy only where the king lands on its rook's square (odd geometries).
-            castles: list[int] = []
-            _castling_moves(board, castles, ksq, us, occupied)
-            moves += [m for m in castles if is_noisy(board, m)]
-    if board.ep_square >= 0:
-        _ep_moves(board, moves, us, occupied)
-    return moves
+    return bool(checkers)
 
 
 def has_legal_move(board: Board) -> bool:

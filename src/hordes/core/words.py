@@ -1,0 +1,601 @@
+"""The fast legal generator on native 64-bit words, for boards of at most 64 squares.
+
+The core keeps bitboards as Python ints, which any board size needs. Compiled by mypyc, an int stays
+a machine word only below 2**62, so on 8×8 every operation on a bitboard with a piece on g8 or h8
+allocates, and the generator written out per variant with `exec` (fastgen) stays interpreted. Here
+the same generator is a compiled loop over tables, on mypyc's signed 64-bit `i64`: bit 63 (h8 on
+8×8) is the sign bit, so a word with it set is negative. The tables are `librt.vecs.vec[i64]`, which
+mypyc reads as unboxed words (a `list` boxes each item).
+
+What it covers is movegen's fast path, the full generator (not quiescence's): one royal piece, no
+special mechanism. Castling and en passant stay with movegen. The moves come out in the order of
+fastgen's generated code, kind by kind, set-wise pawns vector by vector, so the search sees the same
+tree in either build.
+
+Two traps of signed words are handled where they arise: a right shift copies the sign bit (masked
+with `low_bits`), and the lowest bit of a word with only bit 63 set cannot be isolated with `b & -b`
+(the negation overflows). mypyc 2.4.1 also folds `i64(1) << n` wrongly for n >= 32, so single bits
+come from the table `bit`.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import TYPE_CHECKING, Final, final
+
+from librt.vecs import vec
+from mypy_extensions import i64
+
+from hordes.buildinfo import is_compiled
+from hordes.core.fastgen import leap_vectors
+from hordes.core.geometry import Geometry
+from hordes.core.tables import AnyRider, Pattern, slider_table
+
+if TYPE_CHECKING:
+    from hordes.core.compiled import Compiled
+
+MAX_SQUARES: Final = 64
+TOP: Final[i64] = -9223372036854775807 - 1  # bit 63, the sign bit
+BIT62: Final[i64] = 4611686018427387904
+TWO64: Final = 1 << 64
+TO_SHIFT: Final = 10
+PROMO_SHIFT: Final = 20
+DOUBLE: Final = 4 << 26  # movegen's FLAG_DOUBLE << FLAG_SHIFT
+
+
+def word(bb: int) -> i64:
+    """A bitboard of at most 64 squares as the signed word with the same bits (-1 stays all bits)."""
+    if bb >> 63 == 1:
+        return i64(bb - TWO64)
+    return i64(bb)
+
+
+def bitboard(w: i64) -> int:
+    """The bitboard (a non-negative int) of a word."""
+    return int(w) + TWO64 if w < 0 else int(w)
+
+
+def top_square(b: i64) -> i64:
+    """The index of the highest set bit of a non-zero word."""
+    if b < 0:
+        return 63
+    if b >= BIT62:
+        return 62
+    return i64(int(b).bit_length()) - 1
+
+
+def low_square(b: i64) -> i64:
+    """The index of the lowest set bit of a non-zero word."""
+    if b == TOP:
+        return 63
+    return top_square(b & -b)
+
+
+def drop_low(b: i64) -> i64:
+    """The word without its lowest set bit."""
+    if b == TOP:
+        return 0
+    return b & (b - 1)
+
+
+def _words(values: list[int]) -> vec[i64]:
+    return vec[i64]([word(v) for v in values])
+
+
+@final
+class Reach:
+    """What one pattern attacks from each square: a leaper table and the rays of its riders, each ray
+    a table of squares running towards higher (`up`) or lower (`down`) square numbers."""
+
+    def __init__(self, size: int, leap: list[int], up: list[list[int]], down: list[list[int]]) -> None:
+        self.size: i64 = size
+        self.leap: vec[i64] = _words(leap)
+        self.up: vec[i64] = _words([bb for ray in up for bb in ray])
+        self.down: vec[i64] = _words([bb for ray in down for bb in ray])
+        self.nup: i64 = len(up)
+        self.ndown: i64 = len(down)
+
+
+def _pattern_reach(geo: Geometry, pattern: Pattern) -> Reach:
+    up: list[list[int]] = []
+    down: list[list[int]] = []
+    for rider in pattern.all_riders:
+        rays = slider_table(geo, rider.directions, rider.max_steps)
+        up += rays.up
+        down += rays.down
+    return Reach(geo.size, pattern.leap if pattern.leap is not None else [0] * geo.size, up, down)
+
+
+def _rider_reach(geo: Geometry, rider: AnyRider) -> Reach:
+    rays = slider_table(geo, rider.directions, rider.max_steps)
+    return Reach(geo.size, [0] * geo.size, rays.up, rays.down)
+
+
+def reach(p: Reach, sq: i64, occ: i64) -> i64:
+    """The squares attacked from sq with this occupancy (the nearest blocker included)."""
+    att = p.leap[sq]
+    size = p.size
+    i: i64 = 0
+    while i < p.nup:
+        r = p.up[i * size + sq]
+        b = occ & r
+        if b == 0 or b == TOP:
+            att |= r
+        else:
+            low = b & -b
+            att |= r & (low | (low - 1))  # the ray up to its nearest (lowest) blocker
+        i += 1
+    i = 0
+    while i < p.ndown:
+        r = p.down[i * size + sq]
+        b = occ & r
+        if b == 0:
+            att |= r
+        else:
+            s = top_square(b)  # the nearest blocker is the highest; a down ray never holds bit 63
+            att |= r >> s << s
+        i += 1
+    return att
+
+
+@final
+class Gen:
+    """The moves of one non-royal kind of one colour (fastgen's per-kind block)."""
+
+    def __init__(self, comp: Compiled, geo: Geometry, color: int, kind: int) -> None:
+        g = comp.gens[color][kind]
+        cols = comp.cols
+        self.kind: i64 = kind
+        self.quiet = _pattern_reach(geo, g.quiet)
+        self.capture = _pattern_reach(geo, g.capture)
+        self.same: bool = g.same
+        self.zone: i64 = word(comp.promo_zone[color]) if g.promotes else 0
+        self.choices: vec[i64] = vec[i64]([c + 1 for c in comp.promo_choices[color]])
+        self.double: bool = g.pawn and comp.double_step[color] != 0
+        # The squares a step into counts as noisy (campmate pieces into their camp), by mover colour.
+        camp = comp.camp_zone[color] if kind in comp.camp_kinds else 0
+        self.camp: i64 = word(camp)
+        self.setwise: bool = (
+            g.pawn and not g.same and not g.quiet.rides and not g.capture.rides
+            and g.quiet.leap is not None and g.capture.leap is not None
+        )  # fmt: skip
+        quiet_vectors: list[int] = []
+        capture_vectors: list[int] = []
+        if self.setwise:
+            assert g.quiet.leap is not None and g.capture.leap is not None
+            for delta, origin in leap_vectors(g.quiet.leap, cols):
+                quiet_vectors += [delta, origin]
+            for delta, origin in leap_vectors(g.capture.leap, cols):
+                capture_vectors += [delta, origin]
+        self.quiet_vectors = _words(quiet_vectors)
+        self.capture_vectors = _words(capture_vectors)
+
+
+@final
+class Words:
+    """A variant's tables as words, and the scratch space of one generator call."""
+
+    def __init__(self, comp: Compiled, geo: Geometry) -> None:
+        size = comp.size
+        self.size: i64 = size
+        self.full: i64 = word((1 << size) - 1)
+        self.nkinds: i64 = len(comp.gens[0])
+        self.royal_kind: i64 = comp.royal_kind
+        bits = [1 << s for s in range(MAX_SQUARES)]
+        self.bit: vec[i64] = _words(bits)
+        # low_bits[k]: the bits a right shift by k leaves (it copies the sign bit into the others).
+        self.low_bits: vec[i64] = _words([(1 << (64 - k)) - 1 for k in range(MAX_SQUARES + 1)])
+        self.forward: vec[i64] = vec[i64]([comp.forward[0], comp.forward[1]])
+        self.double_step: vec[i64] = vec[i64]([word(comp.double_step[0]), word(comp.double_step[1])])
+        self.gens: list[list[Gen]] = [
+            [
+                Gen(comp, geo, color, g.kind)
+                for g in comp.gens[color]
+                if not g.royal and not (g.quiet.empty and g.capture.empty)
+            ]
+            for color in (0, 1)
+        ]
+        rk = max(comp.royal_kind, 0)
+        self.royal: list[Reach] = [
+            _pattern_reach(geo, comp.gens[c][rk].quiet if q else comp.gens[c][rk].capture)
+            for c in (0, 1)
+            for q in (True, False)
+        ]  # [2 * colour + (0 quiet, 1 capture)]
+        self.royal_same: vec[bool] = vec[bool]([comp.gens[0][rk].same, comp.gens[1][rk].same])
+        camps = comp.camp_zone if rk in comp.camp_kinds else (0, 0)
+        self.royal_camp: vec[i64] = vec[i64]([word(camps[0]), word(camps[1])])
+        # Capture leaps by [colour * nkinds + kind][square]: does a checker leap (no blocking)?
+        leaps: list[int] = []
+        for c in (0, 1):
+            for g in comp.gens[c]:
+                leaps += g.capture.leap if g.capture.leap is not None else [0] * size
+        self.capture_leap: vec[i64] = _words(leaps)
+        # Attack groups by attacker colour: leaper tables and riders, each with the kinds it serves.
+        self.leap_tables: list[vec[i64]] = []
+        self.leap_kinds: list[list[vec[i64]]] = []
+        self.rider_reach: list[list[Reach]] = []
+        self.rider_empty: list[vec[i64]] = []  # [colour][group * size + square]
+        self.rider_kinds: list[list[vec[i64]]] = []
+        for c in (0, 1):
+            table: list[int] = []
+            for leap, _ in comp.leap_groups[c]:
+                table += leap
+            self.leap_tables.append(_words(table))
+            self.leap_kinds.append([vec[i64](list(group)) for _, group in comp.leap_groups[c]])
+            empty: list[int] = []
+            reaches: list[Reach] = []
+            for rider, _ in comp.rider_groups[c]:
+                reaches.append(_rider_reach(geo, rider))
+                empty += rider.empty
+            self.rider_reach.append(reaches)
+            self.rider_empty.append(_words(empty))
+            self.rider_kinds.append([vec[i64](list(group)) for _, group in comp.rider_groups[c]])
+        between = [0] * (size * size)
+        for key, bb in comp.between.items():
+            between[key] = bb
+        self.between: vec[i64] = _words(between)
+        # Scratch of one call: the kinds as words, the attack groups' pieces, the pin masks.
+        self.kinds: vec[i64] = vec[i64]([0] * self.nkinds)
+        self.leap_pieces: vec[i64] = vec[i64]([0] * max(len(comp.leap_groups[0]), len(comp.leap_groups[1])))
+        self.rider_pieces: vec[i64] = vec[i64](
+            [0] * max(len(comp.rider_groups[0]), len(comp.rider_groups[1]))
+        )
+        self.pin: vec[i64] = vec[i64]([0] * MAX_SQUARES)
+
+
+def use_words() -> bool:
+    """Does the fast path use this generator? In the compiled build; the pure one keeps fastgen's
+    generated code, which CPython runs faster than these loops (the tests run both in either)."""
+    return is_compiled(sys.modules[__name__])
+
+
+def build_words(comp: Compiled) -> Words | None:
+    """The word tables of a variant that the fast path serves, or None (a board of more than 64
+    squares, or a variant movegen generates by making and testing moves)."""
+    if comp.size > MAX_SQUARES or not comp.simple or comp.royal_kind < 0:
+        return None
+    return Words(comp, comp.variant.geometry)
+
+
+def _set_groups(w: Words, color: i64, theirs: i64) -> None:
+    """The pieces of each attack group of `color` (theirs: that side's pieces) into the scratch."""
+    _group_pieces(w.kinds, w.leap_kinds[color], theirs, w.leap_pieces)
+    _group_pieces(w.kinds, w.rider_kinds[color], theirs, w.rider_pieces)
+
+
+def _group_pieces(kinds: vec[i64], groups: list[vec[i64]], theirs: i64, out: vec[i64]) -> None:
+    j: i64 = 0
+    n: i64 = len(groups)
+    while j < n:
+        pcs: i64 = 0
+        for k in groups[j]:
+            pcs |= kinds[k]
+        out[j] = pcs & theirs
+        j += 1
+
+
+def _attacked(w: Words, color: i64, sq: i64, occ: i64, keep: i64) -> bool:
+    """Could a piece of `color` capture on sq (the groups set by _set_groups, less the pieces not in
+    `keep`: one just captured)?"""
+    size = w.size
+    tables = w.leap_tables[color]
+    n: i64 = len(w.leap_kinds[color])
+    j: i64 = 0
+    while j < n:
+        if tables[j * size + sq] & w.leap_pieces[j] & keep != 0:
+            return True
+        j += 1
+    empty = w.rider_empty[color]
+    riders = w.rider_reach[color]
+    n = len(riders)
+    j = 0
+    while j < n:
+        pcs = w.rider_pieces[j] & keep
+        if pcs & empty[j * size + sq] != 0 and reach(riders[j], sq, occ) & pcs != 0:
+            return True
+        j += 1
+    return False
+
+
+def _attackers(w: Words, color: i64, sq: i64, occ: i64, keep: i64) -> i64:
+    size = w.size
+    tables = w.leap_tables[color]
+    n: i64 = len(w.leap_kinds[color])
+    out: i64 = 0
+    j: i64 = 0
+    while j < n:
+        out |= tables[j * size + sq] & w.leap_pieces[j] & keep
+        j += 1
+    riders = w.rider_reach[color]
+    n = len(riders)
+    j = 0
+    while j < n:
+        pcs = w.rider_pieces[j] & keep
+        if pcs != 0:
+            out |= reach(riders[j], sq, occ) & pcs
+        j += 1
+    return out
+
+
+def _snipers(w: Words, color: i64, sq: i64) -> i64:
+    """The riders of `color` that would capture on sq on an empty board."""
+    size = w.size
+    empty = w.rider_empty[color]
+    n: i64 = len(w.rider_kinds[color])
+    out: i64 = 0
+    j: i64 = 0
+    while j < n:
+        out |= empty[j * size + sq] & w.rider_pieces[j]
+        j += 1
+    return out
+
+
+def _emit(moves: list[int], frm: i64, targets: i64) -> None:
+    while targets != 0:
+        to = low_square(targets)
+        moves.append(int(frm | to << TO_SHIFT))
+        targets = drop_low(targets)
+
+
+def _emit_promotions(moves: list[int], frm: i64, targets: i64, zone: i64, choices: vec[i64]) -> None:
+    promo = targets & zone
+    targets ^= promo
+    while promo != 0:
+        to = low_square(promo)
+        for c in choices:
+            moves.append(int(frm | to << TO_SHIFT | c << PROMO_SHIFT))
+        promo = drop_low(promo)
+    _emit(moves, frm, targets)
+
+
+def _emit_shifted(moves: list[int], targets: i64, delta: i64, zone: i64, choices: vec[i64]) -> None:
+    """Moves to each target from the square `delta` behind it; in the zone, one per promotion choice."""
+    if zone != 0 and targets & zone != 0:
+        promo = targets & zone
+        targets ^= promo
+        while promo != 0:
+            to = low_square(promo)
+            for c in choices:
+                moves.append(int(to - delta | to << TO_SHIFT | c << PROMO_SHIFT))
+            promo = drop_low(promo)
+    while targets != 0:
+        to = low_square(targets)
+        moves.append(int(to - delta | to << TO_SHIFT))
+        targets = drop_low(targets)
+
+
+def _shift(w: Words, x: i64, delta: i64) -> i64:
+    """Every bit of x moved by delta squares; those moved off the word are lost."""
+    if delta >= 0:
+        # The bit that lands on bit 63 is set as the sign, not shifted there: the same word in C,
+        # and the right one in the pure build too, where a shift does not wrap.
+        out = (x & w.low_bits[delta + 1]) << delta
+        if x & w.bit[63 - delta] != 0:
+            out |= TOP
+        return out
+    return x >> -delta & w.low_bits[-delta]
+
+
+def _setwise_pawns(
+    w: Words,
+    g: Gen,
+    us: i64,
+    free: i64,
+    empty: i64,
+    enemy: i64,
+    wanted: i64,
+    quiet: bool,
+    double: bool,
+    moves: list[int],
+) -> None:
+    """Every unpinned pawn of g's kind at once, one shift per step vector (fastgen's order)."""
+    vectors = g.quiet_vectors
+    n: i64 = len(vectors) if quiet else 0
+    i: i64 = 0
+    while i < n:
+        delta = vectors[i]
+        t = _shift(w, free & vectors[i + 1], delta) & empty & wanted
+        if t != 0:
+            _emit_shifted(moves, t, delta, g.zone, g.choices)
+        i += 2
+    if double:
+        fwd = w.forward[us]
+        one = _shift(w, free & w.double_step[us], fwd)
+        t = _shift(w, one & empty, fwd) & empty & wanted & w.full
+        while t != 0:
+            to = low_square(t)
+            moves.append(int(to - 2 * fwd | to << TO_SHIFT | DOUBLE))
+            t = drop_low(t)
+    vectors = g.capture_vectors
+    n = len(vectors)
+    i = 0
+    while i < n:
+        delta = vectors[i]
+        t = _shift(w, free & vectors[i + 1], delta) & enemy & wanted
+        if t != 0:
+            _emit_shifted(moves, t, delta, g.zone, g.choices)
+        i += 2
+
+
+def _load(w: Words, kinds: list[int]) -> None:
+    scratch = w.kinds
+    k: i64 = 0
+    while k < w.nkinds:
+        scratch[k] = word(kinds[k])
+        k += 1
+
+
+def legal_moves(
+    w: Words,
+    kinds: list[int],
+    own_bb: int,
+    enemy_bb: int,
+    us: i64,
+    ksq: i64,
+    mailbox: list[int],
+    noisy: bool,
+    moves: list[int],
+) -> bool:
+    """Append the legal moves of side `us`, whose one royal piece stands on ksq, but for castling and
+    en passant (movegen adds those); with `noisy`, only what quiescence plays (movegen.is_noisy).
+    Returns whether that piece is in check."""
+    them = us ^ 1
+    size = w.size
+    _load(w, kinds)
+    own = word(own_bb)
+    enemy = word(enemy_bb)
+    occ = own | enemy
+    _set_groups(w, them, enemy)
+    checkers = _attackers(w, them, ksq, occ, -1)
+
+    # Our pieces that alone stand between the royal square and an enemy rider aimed at it.
+    pinned: i64 = 0
+    snipers = _snipers(w, them, ksq)
+    base = ksq * size
+    while snipers != 0:
+        s = low_square(snipers)
+        snipers = drop_low(snipers)
+        line = w.between[base + s]
+        blockers = line & occ
+        if blockers != 0 and drop_low(blockers) == 0 and blockers & own != 0:
+            pinned |= blockers
+            w.pin[low_square(blockers)] = line | w.bit[s]
+
+    target: i64 = -1
+    if checkers != 0:
+        if drop_low(checkers) != 0:
+            target = 0
+        else:
+            csq = low_square(checkers)
+            ck: i64 = mailbox[csq] >> 1
+            if w.capture_leap[(them * w.nkinds + ck) * size + csq] & w.bit[ksq] != 0:
+                target = checkers
+            else:
+                target = checkers | w.between[base + csq]
+    if target != 0:
+        _piece_moves(w, us, own, enemy, target, pinned, noisy, False, moves)
+    _royal_moves(w, us, ksq, own, enemy, noisy, moves)
+    return checkers != 0
+
+
+def captures_not_in_check(
+    w: Words, kinds: list[int], own_bb: int, enemy_bb: int, us: i64, ksq: i64, moves: list[int]
+) -> None:
+    """movegen.captures_not_in_check but for en passant: the noisy moves of a side that is not in
+    check, pins tested only for the pieces on a line from the royal square to an enemy rider."""
+    them = us ^ 1
+    _load(w, kinds)
+    own = word(own_bb)
+    enemy = word(enemy_bb)
+    occ = own | enemy
+    _piece_moves(w, us, own, enemy, -1, 0, True, True, moves)
+    _set_groups(w, them, enemy)
+    if moves:
+        lines = _lines_to(w, ksq, _snipers(w, them, ksq)) & own
+        if lines != 0:
+            kept: list[int] = []
+            for m in moves:
+                frm: i64 = m & 1023
+                if lines >> frm & 1 != 0:
+                    to_bit = w.bit[m >> TO_SHIFT & 1023]
+                    if _attacked(w, them, ksq, occ ^ w.bit[frm] | to_bit, ~to_bit):
+                        continue  # the piece was pinned
+                kept.append(m)
+            moves[:] = kept
+    _royal_moves(w, us, ksq, own, enemy, True, moves)
+
+
+def _lines_to(w: Words, sq: i64, aligned: i64) -> i64:
+    """The squares strictly between sq and each piece of `aligned`."""
+    lines: i64 = 0
+    base = sq * w.size
+    while aligned != 0:
+        lines |= w.between[base + low_square(aligned)]
+        aligned = drop_low(aligned)
+    return lines
+
+
+def _piece_moves(
+    w: Words,
+    us: i64,
+    own: i64,
+    enemy: i64,
+    target: i64,
+    pinned: i64,
+    noisy: bool,
+    unpinned: bool,
+    moves: list[int],
+) -> None:
+    """fastgen's generated `pieces`, as a loop: the non-royal moves to `target` (with `noisy`, only
+    captures, promotions and steps into the camp; with `unpinned`, for a side not in check whose pins
+    the caller tests, so target and pinned are not used)."""
+    occ = own | enemy
+    empty = ~occ
+    size = w.size
+    for g in w.gens[us]:
+        bb = w.kinds[g.kind] & own
+        if bb == 0:
+            continue
+        special = g.zone | g.camp
+        if unpinned:
+            wanted = enemy | special
+        elif noisy:
+            wanted = target & (enemy | special)
+        else:
+            wanted = target
+        double = g.double and (not noisy or g.camp != 0)
+        if g.setwise:
+            free = bb if unpinned else bb & ~pinned
+            if free != 0:
+                _setwise_pawns(w, g, us, free, empty, enemy, wanted, not noisy or special != 0, double, moves)
+            bb = 0 if unpinned else bb & pinned
+        while bb != 0 and wanted != 0:
+            sq = low_square(bb)
+            bb = drop_low(bb)
+            low = w.bit[sq]
+            if g.same:
+                t = reach(g.quiet, sq, occ) & ~own
+            elif noisy and special == 0:
+                t = reach(g.capture, sq, occ) & enemy
+            else:
+                t = (reach(g.quiet, sq, occ) & empty) | (reach(g.capture, sq, occ) & enemy)
+            if unpinned and (g.same or special != 0):
+                t &= wanted
+            if double and w.double_step[us] & low != 0:
+                one = sq + w.forward[us]
+                if empty >> one & 1 != 0:
+                    two = one + w.forward[us]
+                    free_path = 0 <= two < size and empty >> two & 1 != 0 and wanted >> two & 1 != 0
+                    if free_path and (pinned & low == 0 or w.pin[sq] >> two & 1 != 0):
+                        moves.append(int(sq | two << TO_SHIFT | DOUBLE))
+            if not unpinned:
+                t &= wanted
+                if pinned & low != 0:
+                    t &= w.pin[sq]
+            if g.zone != 0 and t & g.zone != 0:
+                _emit_promotions(moves, sq, t, g.zone, g.choices)
+            elif t != 0:
+                _emit(moves, sq, t)
+
+
+def _royal_moves(w: Words, us: i64, ksq: i64, own: i64, enemy: i64, noisy: bool, moves: list[int]) -> None:
+    """The royal piece's moves (with `noisy`, its captures and camp steps), each to a square that is
+    safe once it has left its own (the attack groups of the other side set)."""
+    occ = own | enemy
+    rq = w.royal[2 * us]
+    camp = w.royal_camp[us]
+    if noisy and camp == 0:
+        t = reach(w.royal[2 * us + 1], ksq, occ) & enemy
+    elif w.royal_same[us]:
+        t = reach(rq, ksq, occ) & ~own
+    else:
+        t = (reach(rq, ksq, occ) & ~occ) | (reach(w.royal[2 * us + 1], ksq, occ) & enemy)
+    if noisy:
+        t &= enemy | camp
+    without_king = occ ^ w.bit[ksq]
+    them = us ^ 1
+    while t != 0:
+        to = low_square(t)
+        t = drop_low(t)
+        if not _attacked(w, them, to, without_king, -1):
+            moves.append(int(ksq | to << TO_SHIFT))

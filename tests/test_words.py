@@ -132,3 +132,22 @@ def test_words_and_fastgen_agree_two_plies_deep(name: str, fen: str) -> None:
         below_words, below_fastgen = _both(board, table)
         assert below_words == below_fastgen, (fen, board.fen())
         board.pop_int()
+
+
+def test_a_call_that_finds_the_scratch_in_use_takes_its_own() -> None:
+    """All Boards of a variant share its tables; a call made while another thread's is under way
+    must neither clobber that call's scratch nor read from it."""
+    board = Board("chess", PERFT_POSITIONS[0][1])
+    comp = board.compiled
+    table = words.build_words(comp)
+    assert table is not None
+    with _using(comp, table):
+        expected = _generators(board)
+        for i in range(len(table.scratch)):
+            table.scratch[i] = -7  # what the other call would be in the middle of
+        table.busy = True  # as if another thread were inside legal_moves
+        assert _generators(board) == expected
+        assert table.busy and set(table.scratch) == {-7}
+        table.busy = False
+        assert _generators(board) == expected
+        assert not table.busy

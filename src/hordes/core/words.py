@@ -234,13 +234,15 @@ class Words:
         for key, bb in comp.between.items():
             between[key] = bb
         self.between: vec[i64] = _words(between)
-        # Scratch of one call: the kinds as words, the attack groups' pieces, the pin masks.
-        self.kinds: vec[i64] = vec[i64]([0] * self.nkinds)
-        self.leap_pieces: vec[i64] = vec[i64]([0] * max(len(comp.leap_groups[0]), len(comp.leap_groups[1])))
-        self.rider_pieces: vec[i64] = vec[i64](
-            [0] * max(len(comp.rider_groups[0]), len(comp.rider_groups[1]))
-        )
-        self.pin: vec[i64] = vec[i64]([0] * MAX_SQUARES)
+        # The layout of one call's scratch (see _load): the kinds as words, the attack groups' pieces,
+        # the pin masks. One is kept for the calls; a call that finds it in use (by another thread,
+        # all Boards of a variant sharing these tables) takes a copy of `blank` instead.
+        self.leap_base: i64 = self.nkinds
+        self.rider_base: i64 = self.leap_base + max(len(comp.leap_groups[0]), len(comp.leap_groups[1]))
+        self.pin_base: i64 = self.rider_base + max(len(comp.rider_groups[0]), len(comp.rider_groups[1]))
+        self.blank: vec[i64] = vec[i64]([0] * (self.pin_base + MAX_SQUARES))
+        self.scratch: vec[i64] = self.blank[:]
+        self.busy = False
 
 
 def use_words() -> bool:
@@ -257,24 +259,24 @@ def build_words(comp: Compiled) -> Words | None:
     return Words(comp, comp.variant.geometry)
 
 
-def _set_groups(w: Words, color: i64, theirs: i64) -> None:
+def _set_groups(w: Words, s: vec[i64], color: i64, theirs: i64) -> None:
     """The pieces of each attack group of `color` (theirs: that side's pieces) into the scratch."""
-    _group_pieces(w.kinds, w.leap_kinds[color], theirs, w.leap_pieces)
-    _group_pieces(w.kinds, w.rider_kinds[color], theirs, w.rider_pieces)
+    _group_pieces(s, w.leap_kinds[color], theirs, w.leap_base)
+    _group_pieces(s, w.rider_kinds[color], theirs, w.rider_base)
 
 
-def _group_pieces(kinds: vec[i64], groups: list[vec[i64]], theirs: i64, out: vec[i64]) -> None:
+def _group_pieces(s: vec[i64], groups: list[vec[i64]], theirs: i64, base: i64) -> None:
     j: i64 = 0
     n: i64 = len(groups)
     while j < n:
         pcs: i64 = 0
         for k in groups[j]:
-            pcs |= kinds[k]
-        out[j] = pcs & theirs
+            pcs |= s[k]
+        s[base + j] = pcs & theirs
         j += 1
 
 
-def _attacked(w: Words, color: i64, sq: i64, occ: i64, keep: i64) -> bool:
+def _attacked(w: Words, s: vec[i64], color: i64, sq: i64, occ: i64, keep: i64) -> bool:
     """Could a piece of `color` capture on sq (the groups set by _set_groups, less the pieces not in
     `keep`: one just captured)?"""
     size = w.size
@@ -282,7 +284,7 @@ def _attacked(w: Words, color: i64, sq: i64, occ: i64, keep: i64) -> bool:
     n: i64 = len(w.leap_kinds[color])
     j: i64 = 0
     while j < n:
-        if tables[j * size + sq] & w.leap_pieces[j] & keep != 0:
+        if tables[j * size + sq] & s[w.leap_base + j] & keep != 0:
             return True
         j += 1
     empty = w.rider_empty[color]
@@ -290,34 +292,34 @@ def _attacked(w: Words, color: i64, sq: i64, occ: i64, keep: i64) -> bool:
     n = len(riders)
     j = 0
     while j < n:
-        pcs = w.rider_pieces[j] & keep
+        pcs = s[w.rider_base + j] & keep
         if pcs & empty[j * size + sq] != 0 and reach(riders[j], sq, occ) & pcs != 0:
             return True
         j += 1
     return False
 
 
-def _attackers(w: Words, color: i64, sq: i64, occ: i64, keep: i64) -> i64:
+def _attackers(w: Words, s: vec[i64], color: i64, sq: i64, occ: i64, keep: i64) -> i64:
     size = w.size
     tables = w.leap_tables[color]
     n: i64 = len(w.leap_kinds[color])
     out: i64 = 0
     j: i64 = 0
     while j < n:
-        out |= tables[j * size + sq] & w.leap_pieces[j] & keep
+        out |= tables[j * size + sq] & s[w.leap_base + j] & keep
         j += 1
     riders = w.rider_reach[color]
     n = len(riders)
     j = 0
     while j < n:
-        pcs = w.rider_pieces[j] & keep
+        pcs = s[w.rider_base + j] & keep
         if pcs != 0:
             out |= reach(riders[j], sq, occ) & pcs
         j += 1
     return out
 
 
-def _snipers(w: Words, color: i64, sq: i64) -> i64:
+def _snipers(w: Words, s: vec[i64], color: i64, sq: i64) -> i64:
     """The riders of `color` that would capture on sq on an empty board."""
     size = w.size
     empty = w.rider_empty[color]
@@ -325,7 +327,7 @@ def _snipers(w: Words, color: i64, sq: i64) -> i64:
     out: i64 = 0
     j: i64 = 0
     while j < n:
-        out |= empty[j * size + sq] & w.rider_pieces[j]
+        out |= empty[j * size + sq] & s[w.rider_base + j]
         j += 1
     return out
 
@@ -417,12 +419,13 @@ def _setwise_pawns(
         i += 2
 
 
-def _load(w: Words, kinds: list[int]) -> None:
-    scratch = w.kinds
+def _load(w: Words, s: vec[i64], kinds: list[int]) -> vec[i64]:
+    """A call's scratch (laid out by Words) with the kinds' bitboards in it as words."""
     k: i64 = 0
     while k < w.nkinds:
-        scratch[k] = word(kinds[k])
+        s[k] = word(kinds[k])
         k += 1
+    return s
 
 
 def legal_moves(
@@ -439,27 +442,46 @@ def legal_moves(
     """Append the legal moves of side `us`, whose one royal piece stands on ksq, but for castling and
     en passant (movegen adds those); with `noisy`, only what quiescence plays (movegen.is_noisy).
     Returns whether that piece is in check."""
+    if w.busy:  # a call on another thread is under way: a scratch of this call's own
+        return _legal_moves(w, _load(w, w.blank[:], kinds), own_bb, enemy_bb, us, ksq, mailbox, noisy, moves)
+    w.busy = True
+    try:
+        return _legal_moves(w, _load(w, w.scratch, kinds), own_bb, enemy_bb, us, ksq, mailbox, noisy, moves)
+    finally:
+        w.busy = False
+
+
+def _legal_moves(
+    w: Words,
+    s: vec[i64],
+    own_bb: int,
+    enemy_bb: int,
+    us: i64,
+    ksq: i64,
+    mailbox: list[int],
+    noisy: bool,
+    moves: list[int],
+) -> bool:
     them = us ^ 1
     size = w.size
-    _load(w, kinds)
     own = word(own_bb)
     enemy = word(enemy_bb)
     occ = own | enemy
-    _set_groups(w, them, enemy)
-    checkers = _attackers(w, them, ksq, occ, -1)
+    _set_groups(w, s, them, enemy)
+    checkers = _attackers(w, s, them, ksq, occ, -1)
 
     # Our pieces that alone stand between the royal square and an enemy rider aimed at it.
     pinned: i64 = 0
-    snipers = _snipers(w, them, ksq)
+    snipers = _snipers(w, s, them, ksq)
     base = ksq * size
     while snipers != 0:
-        s = low_square(snipers)
+        sniper = low_square(snipers)
         snipers = drop_low(snipers)
-        line = w.between[base + s]
+        line = w.between[base + sniper]
         blockers = line & occ
         if blockers != 0 and drop_low(blockers) == 0 and blockers & own != 0:
             pinned |= blockers
-            w.pin[low_square(blockers)] = line | w.bit[s]
+            s[w.pin_base + low_square(blockers)] = line | w.bit[sniper]
 
     target: i64 = -1
     if checkers != 0:
@@ -473,8 +495,8 @@ def legal_moves(
             else:
                 target = checkers | w.between[base + csq]
     if target != 0:
-        _piece_moves(w, us, own, enemy, target, pinned, noisy, False, moves)
-    _royal_moves(w, us, ksq, own, enemy, noisy, moves)
+        _piece_moves(w, s, us, own, enemy, target, pinned, noisy, False, moves)
+    _royal_moves(w, s, us, ksq, own, enemy, noisy, moves)
     return checkers != 0
 
 
@@ -483,26 +505,38 @@ def captures_not_in_check(
 ) -> None:
     """movegen.captures_not_in_check but for en passant: the noisy moves of a side that is not in
     check, pins tested only for the pieces on a line from the royal square to an enemy rider."""
+    if w.busy:  # as in legal_moves
+        _captures_not_in_check(w, _load(w, w.blank[:], kinds), own_bb, enemy_bb, us, ksq, moves)
+        return
+    w.busy = True
+    try:
+        _captures_not_in_check(w, _load(w, w.scratch, kinds), own_bb, enemy_bb, us, ksq, moves)
+    finally:
+        w.busy = False
+
+
+def _captures_not_in_check(
+    w: Words, s: vec[i64], own_bb: int, enemy_bb: int, us: i64, ksq: i64, moves: list[int]
+) -> None:
     them = us ^ 1
-    _load(w, kinds)
     own = word(own_bb)
     enemy = word(enemy_bb)
     occ = own | enemy
-    _piece_moves(w, us, own, enemy, -1, 0, True, True, moves)
-    _set_groups(w, them, enemy)
+    _piece_moves(w, s, us, own, enemy, -1, 0, True, True, moves)
+    _set_groups(w, s, them, enemy)
     if moves:
-        lines = _lines_to(w, ksq, _snipers(w, them, ksq)) & own
+        lines = _lines_to(w, ksq, _snipers(w, s, them, ksq)) & own
         if lines != 0:
             kept: list[int] = []
             for m in moves:
                 frm: i64 = m & 1023
                 if lines >> frm & 1 != 0:
                     to_bit = w.bit[m >> TO_SHIFT & 1023]
-                    if _attacked(w, them, ksq, occ ^ w.bit[frm] | to_bit, ~to_bit):
+                    if _attacked(w, s, them, ksq, occ ^ w.bit[frm] | to_bit, ~to_bit):
                         continue  # the piece was pinned
                 kept.append(m)
             moves[:] = kept
-    _royal_moves(w, us, ksq, own, enemy, True, moves)
+    _royal_moves(w, s, us, ksq, own, enemy, True, moves)
 
 
 def _lines_to(w: Words, sq: i64, aligned: i64) -> i64:
@@ -517,6 +551,7 @@ def _lines_to(w: Words, sq: i64, aligned: i64) -> i64:
 
 def _piece_moves(
     w: Words,
+    s: vec[i64],
     us: i64,
     own: i64,
     enemy: i64,
@@ -533,7 +568,7 @@ def _piece_moves(
     empty = ~occ
     size = w.size
     for g in w.gens[us]:
-        bb = w.kinds[g.kind] & own
+        bb = s[g.kind] & own
         if bb == 0:
             continue
         special = g.zone | g.camp
@@ -566,19 +601,21 @@ def _piece_moves(
                 if empty >> one & 1 != 0:
                     two = one + w.forward[us]
                     free_path = 0 <= two < size and empty >> two & 1 != 0 and wanted >> two & 1 != 0
-                    if free_path and (pinned & low == 0 or w.pin[sq] >> two & 1 != 0):
+                    if free_path and (pinned & low == 0 or s[w.pin_base + sq] >> two & 1 != 0):
                         moves.append(int(sq | two << TO_SHIFT | DOUBLE))
             if not unpinned:
                 t &= wanted
                 if pinned & low != 0:
-                    t &= w.pin[sq]
+                    t &= s[w.pin_base + sq]
             if g.zone != 0 and t & g.zone != 0:
                 _emit_promotions(moves, sq, t, g.zone, g.choices)
             elif t != 0:
                 _emit(moves, sq, t)
 
 
-def _royal_moves(w: Words, us: i64, ksq: i64, own: i64, enemy: i64, noisy: bool, moves: list[int]) -> None:
+def _royal_moves(
+    w: Words, s: vec[i64], us: i64, ksq: i64, own: i64, enemy: i64, noisy: bool, moves: list[int]
+) -> None:
     """The royal piece's moves (with `noisy`, its captures and camp steps), each to a square that is
     safe once it has left its own (the attack groups of the other side set)."""
     occ = own | enemy
@@ -597,5 +634,5 @@ def _royal_moves(w: Words, us: i64, ksq: i64, own: i64, enemy: i64, noisy: bool,
     while t != 0:
         to = low_square(t)
         t = drop_low(t)
-        if not _attacked(w, them, to, without_king, -1):
+        if not _attacked(w, s, them, to, without_king, -1):
             moves.append(int(ksq | to << TO_SHIFT))

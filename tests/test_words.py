@@ -1,6 +1,7 @@
 """The generator on 64-bit words (hordes.core.words) gives the moves of fastgen's generated code, in
 the same order, in every variant whose board it serves (the full generator, quiescence's, and its
-shortcut for a side not in check); its word helpers are right at bit 63.
+shortcut for a side not in check); its attack test and gives_check agree with the generated test and
+with making the move; its word helpers are right at bit 63.
 
 Both generators run in either build: the words one is built here even where movegen would not use
 it (the pure build), and fastgen's is what movegen uses once a variant's `words` is None.
@@ -46,6 +47,28 @@ def _generators(board: Board) -> list[list[int]]:
     if not movegen.in_check(board, board.side) and not (comp.camp_kinds and movegen.campmate_reached(board)):
         out.append(movegen.captures_not_in_check(board))
     return out
+
+
+def _attack_tests_agree(board: Board, table: words.Words) -> None:
+    """The attack test on words against fastgen's generated one, on every square, for both sides;
+    gives_check on words against making the move and looking."""
+    comp = board.compiled
+    occupied = board.occ[0] | board.occ[1]
+    for color in (0, 1):
+        theirs = board.occ[color]
+        for sq in range(comp.size):
+            expected = comp.attacked[color](board.kind_bb, theirs, sq, occupied)
+            assert words.attacked(table, board.kind_bb, theirs, color, sq, occupied) == expected, (
+                board.fen(),
+                sq,
+            )
+    with _using(comp, table):
+        gives = movegen.gives_check_fn(board)
+        for m in movegen.generate_legal(board):
+            board.push_int(m)
+            expected = movegen.in_check(board, board.side)
+            board.pop_int()
+            assert gives(m) == expected, (board.fen(), board.int_to_move(m).uci())
 
 
 def _both(board: Board, table: words.Words) -> tuple[list[list[int]], list[list[int]]]:
@@ -102,6 +125,8 @@ def test_words_and_fastgen_give_the_same_moves_in_random_games(name: str) -> Non
         for _ply in range(120):
             by_words, by_fastgen = _both(board, table)
             assert by_words == by_fastgen, board.fen()
+            if _ply % 10 == 0:
+                _attack_tests_agree(board, table)
             if not by_words[0]:
                 break
             board.push_int(rng.choice(by_words[0]))
@@ -127,6 +152,7 @@ def test_words_and_fastgen_agree_two_plies_deep(name: str, fen: str) -> None:
     assert table is not None
     by_words, by_fastgen = _both(board, table)
     assert by_words == by_fastgen, fen
+    _attack_tests_agree(board, table)
     for m in by_words[0]:
         board.push_int(m)
         below_words, below_fastgen = _both(board, table)

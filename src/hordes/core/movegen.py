@@ -33,6 +33,8 @@ def encode(frm: int, to: int, promo_kind: int = -1, flags: int = 0) -> int:
 def attacked_by(board: Board, color: int, sq: int, occupied: int) -> bool:
     """Could a piece of `color` capture on `sq` (pseudo-legally), with this occupancy?"""
     comp = board.compiled
+    if comp.words is not None:
+        return words.attacked(comp.words, board.kind_bb, board.occ[color], color, sq, occupied)
     if comp.restrictions:
         return bool(attackers(board, color, sq, occupied))
     return comp.attacked[color](board.kind_bb, board.occ[color], sq, occupied)
@@ -142,8 +144,16 @@ def in_check(board: Board, color: int) -> bool:
                 return True
             royals ^= low
         return False
-    test = comp.attacked[them]
     theirs = occ[them]
+    table = comp.words
+    if table is not None:
+        while royals:
+            low = royals & -royals
+            if words.attacked(table, kinds, theirs, them, low.bit_length() - 1, occupied):
+                return True
+            royals ^= low
+        return False
+    test = comp.attacked[them]
     while royals:
         low = royals & -royals
         if test(kinds, theirs, low.bit_length() - 1, occupied):
@@ -506,6 +516,19 @@ def gives_check_fn(board: Board) -> Callable[[int], bool]:
     rk = comp.royal_kind
     if rk < 0 or not comp.simple:
         return lambda m: gives_check(board, m)
+    table = comp.words
+    if table is not None:
+        special_flags = (FLAG_CASTLE | FLAG_EP) << FLAG_SHIFT
+
+        def gives_on_words(m: int) -> bool:
+            if m & special_flags:
+                return gives_check(board, m)
+            us = board.side
+            occ = board.occ
+            found = words.gives_check(table, board.kind_bb, occ[us], occ[us ^ 1], us, m, board.mailbox)
+            return gives_check(board, m) if found < 0 else found == 1
+
+        return gives_on_words
     gens = comp.gens
     rider_reach = comp.rider_reach
     attacked = comp.attacked

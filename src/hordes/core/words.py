@@ -210,6 +210,12 @@ class Words:
             for g in comp.gens[c]:
                 leaps += g.capture.leap if g.capture.leap is not None else [0] * size
         self.capture_leap: vec[i64] = _words(leaps)
+        # For gives_check, by [colour * nkinds + kind]: the capture pattern, and its reach on an
+        # empty board (a cheap filter before the pattern's lookup); by [colour * size + square]:
+        # the squares from which that colour's riders could capture on the square.
+        self.capture: list[Reach] = [_pattern_reach(geo, g.capture) for c in (0, 1) for g in comp.gens[c]]
+        self.capture_empty: vec[i64] = _words([bb for c in (0, 1) for g in comp.gens[c] for bb in g.reach])
+        self.rider_lines: vec[i64] = _words(comp.rider_reach[0] + comp.rider_reach[1])
         # Attack groups by attacker colour: leaper tables and riders, each with the kinds it serves.
         self.leap_tables: list[vec[i64]] = []
         self.leap_kinds: list[list[vec[i64]]] = []
@@ -636,3 +642,64 @@ def _royal_moves(
         t = drop_low(t)
         if not _attacked(w, s, them, to, without_king, -1):
             moves.append(int(ksq | to << TO_SHIFT))
+
+
+def attacked(w: Words, kinds: list[int], theirs_bb: int, color: i64, sq: i64, occ_bb: int) -> bool:
+    """movegen's attack test: could a piece of `color` (theirs_bb: its pieces) capture on sq, with
+    this occupancy?"""
+    if w.busy:  # as in legal_moves
+        return _attacked_on(w, _load(w, w.blank[:], kinds), theirs_bb, color, sq, occ_bb)
+    w.busy = True
+    try:
+        return _attacked_on(w, _load(w, w.scratch, kinds), theirs_bb, color, sq, occ_bb)
+    finally:
+        w.busy = False
+
+
+def _attacked_on(w: Words, s: vec[i64], theirs_bb: int, color: i64, sq: i64, occ_bb: int) -> bool:
+    _set_groups(w, s, color, word(theirs_bb))
+    return _attacked(w, s, color, sq, word(occ_bb), -1)
+
+
+def gives_check(
+    w: Words, kinds: list[int], own_bb: int, enemy_bb: int, us: i64, m: i64, mailbox: list[int]
+) -> i64:
+    """Would the legal move m (not castling, not en passant) leave the opponent's one royal piece
+    attacked? 1 or 0; -1 where the opponent has several royal pieces (the caller makes the move
+    and looks). The moved piece is tested first, through its empty-board reach; a line through its
+    origin only where one of our riders could capture on the royal square from there."""
+    royals = word(kinds[w.royal_kind]) & word(enemy_bb)
+    if royals == 0:
+        return 0
+    if drop_low(royals) != 0:
+        return -1
+    ksq = low_square(royals)
+    frm: i64 = m & 1023
+    to: i64 = m >> TO_SHIFT & 1023
+    promo: i64 = m >> PROMO_SHIFT & 63
+    kind: i64 = promo - 1 if promo != 0 else mailbox[frm] >> 1
+    own = word(own_bb)
+    occ = (own | word(enemy_bb) | w.bit[to]) ^ w.bit[frm]
+    size = w.size
+    at = (us * w.nkinds + kind) * size
+    if (
+        w.capture_empty[at + to] & w.bit[ksq] != 0
+        and reach(w.capture[us * w.nkinds + kind], to, occ) & w.bit[ksq] != 0
+    ):
+        return 1
+    if w.rider_lines[us * size + ksq] & w.bit[frm] == 0:
+        return 0
+    # A line through the origin may have opened: our other pieces, with the new occupancy.
+    if w.busy:
+        s = _load(w, w.blank[:], kinds)
+        return 1 if _discovers(w, s, own, us, ksq, frm, occ) else 0
+    w.busy = True
+    try:
+        return 1 if _discovers(w, _load(w, w.scratch, kinds), own, us, ksq, frm, occ) else 0
+    finally:
+        w.busy = False
+
+
+def _discovers(w: Words, s: vec[i64], own: i64, us: i64, ksq: i64, frm: i64, occ: i64) -> bool:
+    _set_groups(w, s, us, own ^ w.bit[frm])
+    return _attacked(w, s, us, ksq, occ, -1)

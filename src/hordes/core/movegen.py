@@ -592,11 +592,17 @@ def _castling_moves(board: Board, moves: list[int], ksq: int, us: int, occupied:
             continue
         step = 1 if k_to > ksq else -1
         occ_wo = occupied ^ (1 << ksq) ^ low
-        safe = True
-        for sq in range(ksq, k_to + step, step):
-            if attacked_by(board, them, sq, occ_wo):
-                safe = False
-                break
+        if comp.words is not None:
+            path = 0
+            for sq in range(ksq, k_to + step, step):
+                path |= 1 << sq
+            safe = not words.any_attacked(comp.words, board.kind_bb, board.occ[them], them, path, occ_wo)
+        else:
+            safe = True
+            for sq in range(ksq, k_to + step, step):
+                if attacked_by(board, them, sq, occ_wo):
+                    safe = False
+                    break
         if safe:
             moves.append(ksq | k_to << TO_SHIFT | FLAG_CASTLE << FLAG_SHIFT)
 

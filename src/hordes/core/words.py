@@ -7,10 +7,11 @@ the same generator is a compiled loop over tables, on mypyc's signed 64-bit `i64
 8×8) is the sign bit, so a word with it set is negative. The tables are `librt.vecs.vec[i64]`, which
 mypyc reads as unboxed words (a `list` boxes each item).
 
-What it covers is movegen's fast path, the full generator (not quiescence's): one royal piece, no
-special mechanism. Castling and en passant stay with movegen. The moves come out in the order of
-fastgen's generated code, kind by kind, set-wise pawns vector by vector, so the search sees the same
-tree in either build.
+It covers movegen's fast path (one royal piece, no special mechanism): the full generator,
+quiescence's and its shortcut for a side not in check, the attack test and gives_check. Castling and
+en passant stay with movegen. The moves come out in the order of fastgen's generated code, kind by
+kind, set-wise pawns vector by vector, so the search sees the same tree in either build. The pure
+build keeps fastgen's code, which CPython runs faster than these loops; the tests run both.
 
 Two traps of signed words are handled where they arise: a right shift copies the sign bit (masked
 with `low_bits`), and the lowest bit of a word with only bit 63 set cannot be isolated with `b & -b`
@@ -659,6 +660,31 @@ def attacked(w: Words, kinds: list[int], theirs_bb: int, color: i64, sq: i64, oc
 def _attacked_on(w: Words, s: vec[i64], theirs_bb: int, color: i64, sq: i64, occ_bb: int) -> bool:
     _set_groups(w, s, color, word(theirs_bb))
     return _attacked(w, s, color, sq, word(occ_bb), -1)
+
+
+def any_attacked(
+    w: Words, kinds: list[int], theirs_bb: int, color: i64, squares_bb: int, occ_bb: int
+) -> bool:
+    """Is any of the squares attacked (attacked, one square after another, the tables loaded once:
+    a castling king's path)?"""
+    if w.busy:  # as in legal_moves
+        return _any_attacked_on(w, _load(w, w.blank[:], kinds), theirs_bb, color, squares_bb, occ_bb)
+    w.busy = True
+    try:
+        return _any_attacked_on(w, _load(w, w.scratch, kinds), theirs_bb, color, squares_bb, occ_bb)
+    finally:
+        w.busy = False
+
+
+def _any_attacked_on(w: Words, s: vec[i64], theirs_bb: int, color: i64, squares_bb: int, occ_bb: int) -> bool:
+    _set_groups(w, s, color, word(theirs_bb))
+    occ = word(occ_bb)
+    squares = word(squares_bb)
+    while squares != 0:
+        if _attacked(w, s, color, low_square(squares), occ, -1):
+            return True
+        squares = drop_low(squares)
+    return False
 
 
 def gives_check(

@@ -426,6 +426,17 @@ def _setwise_pawns(
         i += 2
 
 
+def _claim(w: Words) -> bool:
+    """Take the variant's scratch for this call, if no other call (on another thread: all Boards of
+    a variant share its tables) has it; a call that cannot uses a copy of `blank`. The caller gives
+    it back in a `finally` when this said True. No Python code runs between the test and the set,
+    so no other thread can come between them."""
+    if w.busy:
+        return False
+    w.busy = True
+    return True
+
+
 def _load(w: Words, s: vec[i64], kinds: list[int]) -> vec[i64]:
     """A call's scratch (laid out by Words) with the kinds' bitboards in it as words."""
     k: i64 = 0
@@ -449,62 +460,48 @@ def legal_moves(
     """Append the legal moves of side `us`, whose one royal piece stands on ksq, but for castling and
     en passant (movegen adds those); with `noisy`, only what quiescence plays (movegen.is_noisy).
     Returns whether that piece is in check."""
-    if w.busy:  # a call on another thread is under way: a scratch of this call's own
-        return _legal_moves(w, _load(w, w.blank[:], kinds), own_bb, enemy_bb, us, ksq, mailbox, noisy, moves)
-    w.busy = True
+    owned = _claim(w)
     try:
-        return _legal_moves(w, _load(w, w.scratch, kinds), own_bb, enemy_bb, us, ksq, mailbox, noisy, moves)
-    finally:
-        w.busy = False
+        s = _load(w, w.scratch if owned else w.blank[:], kinds)
+        them = us ^ 1
+        size = w.size
+        own = word(own_bb)
+        enemy = word(enemy_bb)
+        occ = own | enemy
+        _set_groups(w, s, them, enemy)
+        checkers = _attackers(w, s, them, ksq, occ, -1)
 
+        # Our pieces that alone stand between the royal square and an enemy rider aimed at it.
+        pinned: i64 = 0
+        snipers = _snipers(w, s, them, ksq)
+        base = ksq * size
+        while snipers != 0:
+            sniper = low_square(snipers)
+            snipers = drop_low(snipers)
+            line = w.between[base + sniper]
+            blockers = line & occ
+            if blockers != 0 and drop_low(blockers) == 0 and blockers & own != 0:
+                pinned |= blockers
+                s[w.pin_base + low_square(blockers)] = line | w.bit[sniper]
 
-def _legal_moves(
-    w: Words,
-    s: vec[i64],
-    own_bb: int,
-    enemy_bb: int,
-    us: i64,
-    ksq: i64,
-    mailbox: list[int],
-    noisy: bool,
-    moves: list[int],
-) -> bool:
-    them = us ^ 1
-    size = w.size
-    own = word(own_bb)
-    enemy = word(enemy_bb)
-    occ = own | enemy
-    _set_groups(w, s, them, enemy)
-    checkers = _attackers(w, s, them, ksq, occ, -1)
-
-    # Our pieces that alone stand between the royal square and an enemy rider aimed at it.
-    pinned: i64 = 0
-    snipers = _snipers(w, s, them, ksq)
-    base = ksq * size
-    while snipers != 0:
-        sniper = low_square(snipers)
-        snipers = drop_low(snipers)
-        line = w.between[base + sniper]
-        blockers = line & occ
-        if blockers != 0 and drop_low(blockers) == 0 and blockers & own != 0:
-            pinned |= blockers
-            s[w.pin_base + low_square(blockers)] = line | w.bit[sniper]
-
-    target: i64 = -1
-    if checkers != 0:
-        if drop_low(checkers) != 0:
-            target = 0
-        else:
-            csq = low_square(checkers)
-            ck: i64 = mailbox[csq] >> 1
-            if w.capture_leap[(them * w.nkinds + ck) * size + csq] & w.bit[ksq] != 0:
-                target = checkers
+        target: i64 = -1
+        if checkers != 0:
+            if drop_low(checkers) != 0:
+                target = 0
             else:
-                target = checkers | w.between[base + csq]
-    if target != 0:
-        _piece_moves(w, s, us, own, enemy, target, pinned, noisy, False, moves)
-    _royal_moves(w, s, us, ksq, own, enemy, noisy, moves)
-    return checkers != 0
+                csq = low_square(checkers)
+                ck: i64 = mailbox[csq] >> 1
+                if w.capture_leap[(them * w.nkinds + ck) * size + csq] & w.bit[ksq] != 0:
+                    target = checkers
+                else:
+                    target = checkers | w.between[base + csq]
+        if target != 0:
+            _piece_moves(w, s, us, own, enemy, target, pinned, noisy, False, moves)
+        _royal_moves(w, s, us, ksq, own, enemy, noisy, moves)
+        return checkers != 0
+    finally:
+        if owned:
+            w.busy = False
 
 
 def captures_not_in_check(
@@ -512,38 +509,31 @@ def captures_not_in_check(
 ) -> None:
     """movegen.captures_not_in_check but for en passant: the noisy moves of a side that is not in
     check, pins tested only for the pieces on a line from the royal square to an enemy rider."""
-    if w.busy:  # as in legal_moves
-        _captures_not_in_check(w, _load(w, w.blank[:], kinds), own_bb, enemy_bb, us, ksq, moves)
-        return
-    w.busy = True
+    owned = _claim(w)
     try:
-        _captures_not_in_check(w, _load(w, w.scratch, kinds), own_bb, enemy_bb, us, ksq, moves)
+        s = _load(w, w.scratch if owned else w.blank[:], kinds)
+        them = us ^ 1
+        own = word(own_bb)
+        enemy = word(enemy_bb)
+        occ = own | enemy
+        _piece_moves(w, s, us, own, enemy, -1, 0, True, True, moves)
+        _set_groups(w, s, them, enemy)
+        if moves:
+            lines = _lines_to(w, ksq, _snipers(w, s, them, ksq)) & own
+            if lines != 0:
+                kept: list[int] = []
+                for m in moves:
+                    frm: i64 = m & 1023
+                    if lines >> frm & 1 != 0:
+                        to_bit = w.bit[m >> TO_SHIFT & 1023]
+                        if _attacked(w, s, them, ksq, occ ^ w.bit[frm] | to_bit, ~to_bit):
+                            continue  # the piece was pinned
+                    kept.append(m)
+                moves[:] = kept
+        _royal_moves(w, s, us, ksq, own, enemy, True, moves)
     finally:
-        w.busy = False
-
-
-def _captures_not_in_check(
-    w: Words, s: vec[i64], own_bb: int, enemy_bb: int, us: i64, ksq: i64, moves: list[int]
-) -> None:
-    them = us ^ 1
-    own = word(own_bb)
-    enemy = word(enemy_bb)
-    occ = own | enemy
-    _piece_moves(w, s, us, own, enemy, -1, 0, True, True, moves)
-    _set_groups(w, s, them, enemy)
-    if moves:
-        lines = _lines_to(w, ksq, _snipers(w, s, them, ksq)) & own
-        if lines != 0:
-            kept: list[int] = []
-            for m in moves:
-                frm: i64 = m & 1023
-                if lines >> frm & 1 != 0:
-                    to_bit = w.bit[m >> TO_SHIFT & 1023]
-                    if _attacked(w, s, them, ksq, occ ^ w.bit[frm] | to_bit, ~to_bit):
-                        continue  # the piece was pinned
-                kept.append(m)
-            moves[:] = kept
-    _royal_moves(w, s, us, ksq, own, enemy, True, moves)
+        if owned:
+            w.busy = False
 
 
 def _lines_to(w: Words, sq: i64, aligned: i64) -> i64:
@@ -648,43 +638,31 @@ def _royal_moves(
 def attacked(w: Words, kinds: list[int], theirs_bb: int, color: i64, sq: i64, occ_bb: int) -> bool:
     """movegen's attack test: could a piece of `color` (theirs_bb: its pieces) capture on sq, with
     this occupancy?"""
-    if w.busy:  # as in legal_moves
-        return _attacked_on(w, _load(w, w.blank[:], kinds), theirs_bb, color, sq, occ_bb)
-    w.busy = True
-    try:
-        return _attacked_on(w, _load(w, w.scratch, kinds), theirs_bb, color, sq, occ_bb)
-    finally:
-        w.busy = False
-
-
-def _attacked_on(w: Words, s: vec[i64], theirs_bb: int, color: i64, sq: i64, occ_bb: int) -> bool:
-    _set_groups(w, s, color, word(theirs_bb))
-    return _attacked(w, s, color, sq, word(occ_bb), -1)
+    return _any_attacked(w, kinds, theirs_bb, color, w.bit[sq], occ_bb)
 
 
 def any_attacked(
     w: Words, kinds: list[int], theirs_bb: int, color: i64, squares_bb: int, occ_bb: int
 ) -> bool:
-    """Is any of the squares attacked (attacked, one square after another, the tables loaded once:
-    a castling king's path)?"""
-    if w.busy:  # as in legal_moves
-        return _any_attacked_on(w, _load(w, w.blank[:], kinds), theirs_bb, color, squares_bb, occ_bb)
-    w.busy = True
+    """Is any of the squares attacked (the test above, the tables loaded once: a castling king's
+    path)?"""
+    return _any_attacked(w, kinds, theirs_bb, color, word(squares_bb), occ_bb)
+
+
+def _any_attacked(w: Words, kinds: list[int], theirs_bb: int, color: i64, squares: i64, occ_bb: int) -> bool:
+    owned = _claim(w)
     try:
-        return _any_attacked_on(w, _load(w, w.scratch, kinds), theirs_bb, color, squares_bb, occ_bb)
+        s = _load(w, w.scratch if owned else w.blank[:], kinds)
+        _set_groups(w, s, color, word(theirs_bb))
+        occ = word(occ_bb)
+        while squares != 0:
+            if _attacked(w, s, color, low_square(squares), occ, -1):
+                return True
+            squares = drop_low(squares)
+        return False
     finally:
-        w.busy = False
-
-
-def _any_attacked_on(w: Words, s: vec[i64], theirs_bb: int, color: i64, squares_bb: int, occ_bb: int) -> bool:
-    _set_groups(w, s, color, word(theirs_bb))
-    occ = word(occ_bb)
-    squares = word(squares_bb)
-    while squares != 0:
-        if _attacked(w, s, color, low_square(squares), occ, -1):
-            return True
-        squares = drop_low(squares)
-    return False
+        if owned:
+            w.busy = False
 
 
 def gives_check(
@@ -716,14 +694,13 @@ def gives_check(
     if w.rider_lines[us * size + ksq] & w.bit[frm] == 0:
         return 0
     # A line through the origin may have opened: our other pieces, with the new occupancy.
-    if w.busy:
-        s = _load(w, w.blank[:], kinds)
-        return 1 if _discovers(w, s, own, us, ksq, frm, occ) else 0
-    w.busy = True
+    owned = _claim(w)
     try:
-        return 1 if _discovers(w, _load(w, w.scratch, kinds), own, us, ksq, frm, occ) else 0
+        s = _load(w, w.scratch if owned else w.blank[:], kinds)
+        return 1 if _discovers(w, s, own, us, ksq, frm, occ) else 0
     finally:
-        w.busy = False
+        if owned:
+            w.busy = False
 
 
 def _discovers(w: Words, s: vec[i64], own: i64, us: i64, ksq: i64, frm: i64, occ: i64) -> bool:

@@ -153,7 +153,7 @@ class Gen:
         self.zone: i64 = word(comp.promo_zone[color]) if g.promotes else 0
         self.choices: vec[i64] = vec[i64]([c + 1 for c in comp.promo_choices[color]])
         self.double: bool = g.pawn and comp.double_step[color] != 0
-        # The squares a step into counts as noisy (campmate pieces into their camp), by mover colour.
+        # Where a step is noisy for this kind: a campmate piece's camp.
         camp = comp.camp_zone[color] if kind in comp.camp_kinds else 0
         self.camp: i64 = word(camp)
         self.setwise: bool = (
@@ -205,15 +205,10 @@ class Words:
         self.royal_same: vec[bool] = vec[bool]([comp.gens[0][rk].same, comp.gens[1][rk].same])
         camps = comp.camp_zone if rk in comp.camp_kinds else (0, 0)
         self.royal_camp: vec[i64] = vec[i64]([word(camps[0]), word(camps[1])])
-        # Capture leaps by [colour * nkinds + kind][square]: does a checker leap (no blocking)?
-        leaps: list[int] = []
-        for c in (0, 1):
-            for g in comp.gens[c]:
-                leaps += g.capture.leap if g.capture.leap is not None else [0] * size
-        self.capture_leap: vec[i64] = _words(leaps)
-        # For gives_check, by [colour * nkinds + kind]: the capture pattern, and its reach on an
-        # empty board (a cheap filter before the pattern's lookup); by [colour * size + square]:
-        # the squares from which that colour's riders could capture on the square.
+        # By [colour * nkinds + kind]: the capture pattern (does a checker leap, so that it cannot be
+        # blocked? would a moved piece give check?), and its reach on an empty board (a cheap filter
+        # before the pattern's lookup); by [colour * size + square]: the squares from which that
+        # colour's riders could capture on the square.
         self.capture: list[Reach] = [_pattern_reach(geo, g.capture) for c in (0, 1) for g in comp.gens[c]]
         self.capture_empty: vec[i64] = _words([bb for c in (0, 1) for g in comp.gens[c] for bb in g.reach])
         self.rider_lines: vec[i64] = _words(comp.rider_reach[0] + comp.rider_reach[1])
@@ -306,20 +301,21 @@ def _attacked(w: Words, s: vec[i64], color: i64, sq: i64, occ: i64, keep: i64) -
     return False
 
 
-def _attackers(w: Words, s: vec[i64], color: i64, sq: i64, occ: i64, keep: i64) -> i64:
+def _attackers(w: Words, s: vec[i64], color: i64, sq: i64, occ: i64) -> i64:
+    """The pieces of `color` that could capture on sq (the groups set by _set_groups)."""
     size = w.size
     tables = w.leap_tables[color]
     n: i64 = len(w.leap_kinds[color])
     out: i64 = 0
     j: i64 = 0
     while j < n:
-        out |= tables[j * size + sq] & s[w.leap_base + j] & keep
+        out |= tables[j * size + sq] & s[w.leap_base + j]
         j += 1
     riders = w.rider_reach[color]
     n = len(riders)
     j = 0
     while j < n:
-        pcs = s[w.rider_base + j] & keep
+        pcs = s[w.rider_base + j]
         if pcs != 0:
             out |= reach(riders[j], sq, occ) & pcs
         j += 1
@@ -469,7 +465,7 @@ def legal_moves(
         enemy = word(enemy_bb)
         occ = own | enemy
         _set_groups(w, s, them, enemy)
-        checkers = _attackers(w, s, them, ksq, occ, -1)
+        checkers = _attackers(w, s, them, ksq, occ)
 
         # Our pieces that alone stand between the royal square and an enemy rider aimed at it.
         pinned: i64 = 0
@@ -491,7 +487,7 @@ def legal_moves(
             else:
                 csq = low_square(checkers)
                 ck: i64 = mailbox[csq] >> 1
-                if w.capture_leap[(them * w.nkinds + ck) * size + csq] & w.bit[ksq] != 0:
+                if w.capture[them * w.nkinds + ck].leap[csq] & w.bit[ksq] != 0:
                     target = checkers
                 else:
                     target = checkers | w.between[base + csq]

@@ -109,8 +109,8 @@ class Compiled:
     snipers: tuple[SniperSet, SniperSet]  # [attacker color]
     piece_moves: tuple[list[PieceMoves], list[PieceMoves]] = ([], [])  # [noisy][color], see fastgen
     unpinned_captures: tuple[PieceMoves, ...] = ()  # [color]: noisy, for a side not in check (fastgen)
-    # The fast path's full generator on 64-bit words (hordes.core.words): boards of at most 64 squares,
-    # in the compiled build; None elsewhere (fastgen's generated code serves).
+    # The fast path on 64-bit words (hordes.core.words: its generators, attack test and gives_check):
+    # boards of at most 64 squares, in the compiled build; None elsewhere (fastgen's code serves).
     words: Words | None = None
 
 

@@ -143,12 +143,12 @@ def reach(p: Reach, sq: i64, occ: i64) -> i64:
 class Gen:
     """The moves of one non-royal kind of one colour (fastgen's per-kind block)."""
 
-    def __init__(self, comp: Compiled, geo: Geometry, color: int, kind: int) -> None:
+    def __init__(self, comp: Compiled, color: int, kind: int, quiet: Reach, capture: Reach) -> None:
         g = comp.gens[color][kind]
         cols = comp.cols
         self.kind: i64 = kind
-        self.quiet = _pattern_reach(geo, g.quiet)
-        self.capture = _pattern_reach(geo, g.capture)
+        self.quiet = quiet
+        self.capture = capture
         self.same: bool = g.same
         self.zone: i64 = word(comp.promo_zone[color]) if g.promotes else 0
         self.choices: vec[i64] = vec[i64]([c + 1 for c in comp.promo_choices[color]])
@@ -188,9 +188,18 @@ class Words:
         self.low_bits: vec[i64] = _words([(1 << (64 - k)) - 1 for k in range(MAX_SQUARES + 1)])
         self.forward: vec[i64] = vec[i64]([comp.forward[0], comp.forward[1]])
         self.double_step: vec[i64] = vec[i64]([word(comp.double_step[0]), word(comp.double_step[1])])
+        # One Reach per pattern object: a kind's quiet and capture patterns are often one (and the
+        # capture patterns serve the generator, the checker test and gives_check alike).
+        made: dict[int, Reach] = {}
+
+        def reach_of(pattern: Pattern) -> Reach:
+            if id(pattern) not in made:
+                made[id(pattern)] = _pattern_reach(geo, pattern)
+            return made[id(pattern)]
+
         self.gens: list[list[Gen]] = [
             [
-                Gen(comp, geo, color, g.kind)
+                Gen(comp, color, g.kind, reach_of(g.quiet), reach_of(g.capture))
                 for g in comp.gens[color]
                 if not g.royal and not (g.quiet.empty and g.capture.empty)
             ]
@@ -198,7 +207,7 @@ class Words:
         ]
         rk = max(comp.royal_kind, 0)
         self.royal: list[Reach] = [
-            _pattern_reach(geo, comp.gens[c][rk].quiet if q else comp.gens[c][rk].capture)
+            reach_of(comp.gens[c][rk].quiet if q else comp.gens[c][rk].capture)
             for c in (0, 1)
             for q in (True, False)
         ]  # [2 * colour + (0 quiet, 1 capture)]
@@ -209,7 +218,7 @@ class Words:
         # blocked? would a moved piece give check?), and its reach on an empty board (a cheap filter
         # before the pattern's lookup); by [colour * size + square]: the squares from which that
         # colour's riders could capture on the square.
-        self.capture: list[Reach] = [_pattern_reach(geo, g.capture) for c in (0, 1) for g in comp.gens[c]]
+        self.capture: list[Reach] = [reach_of(g.capture) for c in (0, 1) for g in comp.gens[c]]
         self.capture_empty: vec[i64] = _words([bb for c in (0, 1) for g in comp.gens[c] for bb in g.reach])
         self.rider_lines: vec[i64] = _words(comp.rider_reach[0] + comp.rider_reach[1])
         # Attack groups by attacker colour: leaper tables and riders, each with the kinds it serves.
@@ -303,17 +312,10 @@ def _attacked(w: Words, s: vec[i64], color: i64, sq: i64, occ: i64, keep: i64) -
 
 def _attackers(w: Words, s: vec[i64], color: i64, sq: i64, occ: i64) -> i64:
     """The pieces of `color` that could capture on sq (the groups set by _set_groups)."""
-    size = w.size
-    tables = w.leap_tables[color]
-    n: i64 = len(w.leap_kinds[color])
-    out: i64 = 0
-    j: i64 = 0
-    while j < n:
-        out |= tables[j * size + sq] & s[w.leap_base + j]
-        j += 1
+    out = _group_hits(w, s, w.leap_tables[color], w.leap_base, len(w.leap_kinds[color]), sq)
     riders = w.rider_reach[color]
-    n = len(riders)
-    j = 0
+    n: i64 = len(riders)
+    j: i64 = 0
     while j < n:
         pcs = s[w.rider_base + j]
         if pcs != 0:
@@ -324,13 +326,17 @@ def _attackers(w: Words, s: vec[i64], color: i64, sq: i64, occ: i64) -> i64:
 
 def _snipers(w: Words, s: vec[i64], color: i64, sq: i64) -> i64:
     """The riders of `color` that would capture on sq on an empty board."""
+    return _group_hits(w, s, w.rider_empty[color], w.rider_base, len(w.rider_kinds[color]), sq)
+
+
+def _group_hits(w: Words, s: vec[i64], tables: vec[i64], base: i64, n: i64, sq: i64) -> i64:
+    """The pieces of the n groups (their pieces at s[base + group]) whose table, one per group of
+    `size` squares, holds sq."""
     size = w.size
-    empty = w.rider_empty[color]
-    n: i64 = len(w.rider_kinds[color])
     out: i64 = 0
     j: i64 = 0
     while j < n:
-        out |= empty[j * size + sq] & s[w.rider_base + j]
+        out |= tables[j * size + sq] & s[base + j]
         j += 1
     return out
 

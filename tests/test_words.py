@@ -92,6 +92,7 @@ def test_the_word_helpers_keep_every_bit() -> None:
             assert words.low_square(w) == (bb & -bb).bit_length() - 1
             assert words.top_square(w) == bb.bit_length() - 1
             assert words.bitboard(words.drop_low(w)) == bb & (bb - 1)
+        assert words.popcount(w) == bb.bit_count()
     assert words.word(-1) == -1  # "every square", as movegen writes it
 
 

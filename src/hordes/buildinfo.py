@@ -37,6 +37,7 @@ COMPILED_MODULES: tuple[str, ...] = (
     "hordes.core.words",
     "hordes.engine.evaluate",
     "hordes.engine.limits",
+    "hordes.engine.node_static",
     "hordes.engine.plan",
     "hordes.engine.plan_search",
     "hordes.engine.search",

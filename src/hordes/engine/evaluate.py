@@ -19,6 +19,7 @@ from weakref import WeakKeyDictionary
 from hordes.core import movegen
 from hordes.core.compiled import compiled
 from hordes.core.rules import Variant
+from hordes.engine.node_static import NodeStatic, use_compiled_static
 from hordes.engine.plan import PlanTerms
 from hordes.errors import VariantError
 
@@ -448,10 +449,9 @@ class Evaluator:
         # The whole static score for the side to move, evaluate() from a packed sum, as one call
         # where the extras are written out (or absent); None where the search composes it.
         self.node_static: Callable[[Board, int], int] | None = None
-        if shelter_race:
-            self.node_static = self._static_plus_race(self._node_static(True))
-        elif shelter_only or not self.use_extras:
-            self.node_static = self._node_static(shelter_only)
+        self.written_out = shelter_only or not self.use_extras  # (the race is added around it)
+        if self.written_out:
+            self.node_static = self.node_static_on(use_compiled_static(geo.size))
         # Values for move ordering and pruning (middlegame material of a kind, by code).
         self.value = [
             max(pieces[code >> 1].value_mg, pieces[code >> 1].value_eg, 0) for code in range(2 * len(pieces))
@@ -624,9 +624,29 @@ class Evaluator:
             ],
         )
 
-    def _node_static(self, shelter: bool) -> Callable[[Board, int], int]:
-        """tapered(packed) + extras (shelter and danger only, or none), signed for the side to move,
-        plus tempo: equal to `evaluate`, in one straight-line function."""
+    def node_static_on(self, words: bool) -> Callable[[Board, int], int]:
+        """tapered(packed) + extras (shelter and danger only, or none, and the campmate race), signed
+        for the side to move, plus tempo: equal to `evaluate`, in one call where `written_out`. With
+        `words`, compiled code on 64-bit words (engine/node_static.py: the compiled build on boards of
+        at most 64 squares), else source written out for this document."""
+        shelter = self.use_extras  # where written out, shelter and danger are the only extras but the race
+        static = self._compiled_node_static(shelter).score if words else self._node_static_source(shelter)
+        return self._static_plus_race(static) if self.use_race else static
+
+    def _compiled_node_static(self, shelter: bool) -> NodeStatic:
+        (s_mg, s_eg), (d_mg, d_eg) = self.shelter, self.danger
+        return NodeStatic(
+            phase=(self.phase_hi, self.phase_lo),
+            tempo=self.tempo,
+            shelter=(s_mg, s_eg, d_mg, d_eg) if shelter else None,
+            royal_kinds=list(self.royal_kinds),
+            attacker_kinds=self.attacker_kinds,
+            ring=self.ring,
+            zone=self.zone,
+        )
+
+    def _node_static_source(self, shelter: bool) -> Callable[[Board, int], int]:
+        """The same as one straight-line function, its constants written in, run with `exec`."""
         hi, lo = self.phase_hi, self.phase_lo
         span = max(1, hi - lo)
         lines = [

@@ -1,0 +1,120 @@
+"""The search's static score of a node as compiled code on 64-bit words (compiled build, boards of at
+most 64 squares).
+
+The score is the tapered piece-square sum plus, where the document's only extra terms are royal
+shelter and danger, those two counts; signed for the side to move, plus the tempo. The pure build
+writes the same sum out as source per document and runs it with `exec` (Evaluator._node_static),
+which is what CPython runs fastest. In the compiled build that source would stay interpreted, so
+this class does the same arithmetic compiled, with the bitboards as mypyc's `i64` words and the
+king-step tables as `vec[i64]` (hordes.core.words). The tests hold the two equal.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import TYPE_CHECKING, Final, final
+
+from librt.vecs import vec
+from mypy_extensions import i64
+
+from hordes.buildinfo import is_compiled
+from hordes.core.words import MAX_SQUARES, drop_low, low_square, popcount, word
+
+if TYPE_CHECKING:
+    from hordes.core.position import Board
+
+# The packed score's layout (evaluate.pack): phase << 2*BITS | mg << BITS | eg, fields signed.
+BITS: Final = 24
+HALF: Final = 1 << (BITS - 1)
+MASK: Final = (1 << BITS) - 1
+OFFSET: Final = HALF + (HALF << BITS)  # added, it makes both lower fields non-negative
+
+
+def use_compiled_static(size: int) -> bool:
+    """Does the evaluator use this class? In the compiled build, for boards of at most 64 squares; the
+    pure build keeps the source written out per document, which CPython runs faster."""
+    return size <= MAX_SQUARES and is_compiled(sys.modules[__name__])
+
+
+@final
+class NodeStatic:
+    """`Evaluator.evaluate` from a packed piece-square sum, with royal shelter and danger or without."""
+
+    def __init__(
+        self,
+        *,
+        phase: tuple[int, int],
+        tempo: int,
+        shelter: tuple[int, int, int, int] | None,
+        royal_kinds: list[int],
+        attacker_kinds: list[int],
+        ring: list[int],
+        zone: list[int],
+    ) -> None:
+        self.hi = phase[0]
+        self.lo = phase[1]
+        self.span = max(1, phase[0] - phase[1])
+        self.tempo = tempo
+        self.use_shelter = shelter is not None
+        s = shelter or (0, 0, 0, 0)
+        self.s_mg, self.s_eg, self.d_mg, self.d_eg = s  # shelter and danger, middlegame and endgame
+        self.royal_kinds = list(royal_kinds)
+        self.attacker_kinds = list(attacker_kinds)
+        self.ring: vec[i64] = vec[i64]([word(bb) for bb in ring])
+        self.zone: vec[i64] = vec[i64]([word(bb) for bb in zone])
+
+    def score(self, board: Board, packed: int) -> int:
+        t = packed + OFFSET
+        eg = (t & MASK) - HALF
+        mg = (t >> BITS & MASK) - HALF
+        ph = t >> (2 * BITS)
+        hi, lo, span = self.hi, self.lo, self.span
+        if ph >= hi:
+            score = mg
+        elif ph <= lo:
+            score = eg
+        else:
+            score = (mg * (ph - lo) + eg * (hi - ph)) // span
+        if self.use_shelter:
+            shelter, danger = self._counts(board)
+            if ph >= hi:
+                score += shelter * self.s_mg + danger * self.d_mg
+            elif ph <= lo:
+                score += shelter * self.s_eg + danger * self.d_eg
+            else:
+                mid = shelter * self.s_mg + danger * self.d_mg
+                end = shelter * self.s_eg + danger * self.d_eg
+                score += (mid * (ph - lo) + end * (hi - ph)) // span
+        return (score if board.side == 0 else -score) + self.tempo
+
+    def _counts(self, board: Board) -> tuple[int, int]:
+        """(shelter, danger), White's minus Black's: own pieces next to each royal piece, and enemy
+        attackers within two steps of it."""
+        kinds = board.kind_bb
+        white = word(board.occ[0])
+        black = word(board.occ[1])
+        royals: i64 = 0
+        for k in self.royal_kinds:
+            royals |= word(kinds[k])
+        attackers: i64 = 0
+        for k in self.attacker_kinds:
+            attackers |= word(kinds[k])
+        ring = self.ring
+        zone = self.zone
+        shelter: i64 = 0
+        danger: i64 = 0
+        bb = royals & white
+        enemy = attackers & black
+        while bb != 0:
+            sq = low_square(bb)
+            bb = drop_low(bb)
+            shelter += popcount(ring[sq] & white)
+            danger += popcount(zone[sq] & enemy)
+        bb = royals & black
+        enemy = attackers & white
+        while bb != 0:
+            sq = low_square(bb)
+            bb = drop_low(bb)
+            shelter -= popcount(ring[sq] & black)
+            danger -= popcount(zone[sq] & enemy)
+        return int(shelter), int(danger)

@@ -201,6 +201,39 @@ def test_zobrist_hash_depends_on_side_castling_and_ep() -> None:
     assert a.zobrist_hash() == Board("chess", "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 5 9").zobrist_hash()
 
 
+def test_zobrist_hash_is_the_unsigned_xor_of_the_keys_after_any_moves() -> None:
+    # The Board keeps its hash signed (a native i64 in the compiled build); the public value is the
+    # unsigned 64-bit XOR of the position's keys, the same in both builds and after push/pop, null
+    # moves and a turn change.
+    rng = random.Random(7)
+    for name in ("chess", "orda", "hordes"):
+        board = Board(name)
+        for _ in range(40):
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            board.push(rng.choice(moves))
+            comp = board.compiled
+            expected = 0
+            for sq, code in enumerate(board.mailbox):
+                if code >= 0:
+                    expected ^= comp.z_piece[code][sq]
+            if board.side:
+                expected ^= comp.z_turn
+            for sq in range(board.geometry.size):
+                if board.castling >> sq & 1:
+                    expected ^= comp.z_castle[sq]
+            if board.ep_square >= 0:
+                expected ^= comp.z_ep[board.ep_square % comp.cols]
+            h = board.zobrist_hash()
+            assert 0 <= h < 1 << 64 and h == expected & (1 << 64) - 1
+            assert h == Board(name, board.fen()).zobrist_hash()
+        board.push_null()
+        board.pop_null()
+        board.pop()
+        assert board.zobrist_hash() == Board(name, board.fen()).zobrist_hash()
+
+
 def test_colors_are_python_chess_bools() -> None:
     assert WHITE is True and BLACK is False and Color is bool
     assert COLOR_NAMES[WHITE] == "white" and COLOR_NAMES[BLACK] == "black" and COLORS == [WHITE, BLACK]

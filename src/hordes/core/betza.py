@@ -11,6 +11,7 @@ Vectors are in White's frame: +dy is forward. Black's pieces use the mirror imag
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
 
 from hordes.errors import BetzaError, quoted
 
@@ -37,7 +38,7 @@ _COMPOUNDS: dict[str, tuple[str, bool]] = {
 _DIRECTIONS = "fblrvsh"
 _MODES = "mc"
 _DIGITS = "0123456789"  # ASCII only: '²'.isdigit() is true but int() refuses it
-MAX_RANGE = 99  # the longest limited rider (W4 = four steps); boards have at most 26 ranks
+MAX_RANGE: Final = 99  # the longest limited rider (W4 = four steps); boards have at most 26 ranks
 
 
 def _all_vectors(dx: int, dy: int) -> list[Vector]:

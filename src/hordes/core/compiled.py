@@ -118,6 +118,13 @@ def _oriented(components: tuple[Component, ...], color: int) -> list[Component]:
     return [c if color == 0 else c.for_black() for c in components]
 
 
+def _signed64(z: int) -> int:
+    """A random 64-bit key as the signed value with the same bits. Keys XORed together stay signed
+    64-bit values, which the compiled Board keeps in a native i64 (Board.zobrist_hash gives the
+    unsigned one)."""
+    return z - (1 << 64) if z >> 63 else z
+
+
 def compile_variant(variant: Variant) -> Compiled:
     geo = variant.geometry
     rules = variant.rules
@@ -159,7 +166,7 @@ def compile_variant(variant: Variant) -> Compiled:
         rider_groups[color] = [(r, tuple(k)) for r, k in rider_map.values()]
     rng = random.Random(ZOBRIST_SEED ^ geo.size)
     ncodes = 2 * len(variant.pieces)
-    z_piece = [[rng.getrandbits(64) for _ in range(geo.size)] for _ in range(ncodes)]
+    z_piece = [[_signed64(rng.getrandbits(64)) for _ in range(geo.size)] for _ in range(ncodes)]
     rows = geo.rows
     promo_zone = tuple(
         geo.parse_rank_list([r + 1 for r in rules.promotion[c].ranks]) | _squares(rules.promotion[c].squares)
@@ -240,9 +247,9 @@ def compile_variant(variant: Variant) -> Compiled:
         castle_files=castle_files,
         reset_kinds=(resets[0], resets[1]),
         z_piece=z_piece,
-        z_turn=rng.getrandbits(64),
-        z_castle=[rng.getrandbits(64) for _ in range(geo.size)],
-        z_ep=[rng.getrandbits(64) for _ in range(geo.cols)],
+        z_turn=_signed64(rng.getrandbits(64)),
+        z_castle=[_signed64(rng.getrandbits(64)) for _ in range(geo.size)],
+        z_ep=[_signed64(rng.getrandbits(64)) for _ in range(geo.cols)],
         simple=simple,
         lines_unique=lines_unique,
         rook_kind=variant.kind_of("R") if variant.has_letter("R") else -1,

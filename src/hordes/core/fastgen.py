@@ -23,9 +23,9 @@ if TYPE_CHECKING:
 # pieces(kind_bb, own, enemy, target_mask, pinned, pin_masks, moves) appends the non-royal moves.
 PieceMoves = Callable[[list[int], int, int, int, int, dict[int, int], list[int]], None]
 
-TO_SHIFT = 10
-PROMO_SHIFT = 20
-DOUBLE = 4 << 26  # FLAG_DOUBLE << FLAG_SHIFT (movegen's encoding)
+TO_SHIFT: Final = 10
+PROMO_SHIFT: Final = 20
+DOUBLE: Final = 4 << 26  # FLAG_DOUBLE << FLAG_SHIFT (movegen's encoding)
 # The bits a compiled int holds unboxed: mypyc keeps ints below 2**62 as machine words and computes
 # with them natively, while a chess bitboard with a piece on g8 or h8 is a boxed Python int, whose
 # every operation allocates. The bit loops below split a bitboard at bit 62 to stay native.

@@ -7,13 +7,14 @@ Upper case is White, lower case is Black.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
 
 from hordes.core.rules import Variant
 from hordes.errors import HordesError, InvalidFenError, quoted
 
-EMPTY = -1
+EMPTY: Final = -1
 _DIGITS = "0123456789"  # ASCII only: '²'.isdigit() is true but int() refuses it
-MAX_COUNTER_DIGITS = 9  # the halfmove clock and fullmove number: no game lasts a billion moves
+MAX_COUNTER_DIGITS: Final = 9  # the halfmove clock and fullmove number: no game lasts a billion moves
 
 
 @dataclass(slots=True)

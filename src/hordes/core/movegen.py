@@ -8,7 +8,7 @@ once and filters; anything unusual (en passant, several royals, variant mechanis
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from hordes.core import words
 from hordes.core.fastgen import emit_promotions
@@ -17,13 +17,13 @@ if TYPE_CHECKING:
     from hordes.core.compiled import Compiled
     from hordes.core.position import Board
 
-SQ_MASK = 1023
-TO_SHIFT = 10
-PROMO_SHIFT = 20
-FLAG_SHIFT = 26
-FLAG_CASTLE = 1
-FLAG_EP = 2
-FLAG_DOUBLE = 4
+SQ_MASK: Final = 1023
+TO_SHIFT: Final = 10
+PROMO_SHIFT: Final = 20
+FLAG_SHIFT: Final = 26
+FLAG_CASTLE: Final = 1
+FLAG_EP: Final = 2
+FLAG_DOUBLE: Final = 4
 
 
 def encode(frm: int, to: int, promo_kind: int = -1, flags: int = 0) -> int:
@@ -222,7 +222,7 @@ def pins(board: Board, royal: int, us: int, occupied: int) -> dict[int, int]:
     return out
 
 
-_NO_PINS: dict[int, int] = {}
+_NO_PINS: Final[dict[int, int]] = {}
 
 
 def lines_to(comp: Compiled, square: int, aligned: int) -> int:

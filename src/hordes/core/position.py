@@ -31,6 +31,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from enum import Enum, Flag, auto
 
+from mypy_extensions import i64
+
 from hordes.core import movegen
 from hordes.core.compiled import Compiled, compiled
 from hordes.core.fen import EMPTY, Setup, board_fen, parse_fen, royal_counts
@@ -216,8 +218,8 @@ class LegalMoves:
 
 # An undo record: move int, the kind and occupancy lists before the move (push works on copies, so a
 # stored list is never changed again and Board copies may share it), the from and to squares' codes,
-# castling, ep, clocks, hash, and further mailbox changes (castling, en passant) or None.
-_Undo = tuple[int, list[int], list[int], int, int, int, int, int, int, int, list[tuple[int, int]] | None]
+# castling, ep, clocks, and further mailbox changes (castling, en passant) or None.
+_Undo = tuple[int, list[int], list[int], int, int, int, int, int, int, list[tuple[int, int]] | None]
 
 
 class Board:
@@ -264,7 +266,9 @@ class Board:
             h ^= comp.z_turn
         for sq in movegen_iter(setup.castling):
             h ^= comp.z_castle[sq]
-        self._hash = h
+        # Signed (the keys are, see compiled._signed64): a native i64 in the compiled build, where XOR
+        # on a boxed 64-bit int would allocate a new int for each key a move adds or removes.
+        self._hash: i64 = h
         if setup.ep_square >= 0 and self._ep_capturable(setup.ep_square, setup.side):
             self.ep_square = setup.ep_square
             self._hash ^= comp.z_ep[setup.ep_square % comp.cols]
@@ -313,7 +317,7 @@ class Board:
 
     def zobrist_hash(self) -> int:
         """A 64-bit hash of the position (placement, side to move, castling, en passant square)."""
-        return self._hash
+        return int(self._hash) & 0xFFFF_FFFF_FFFF_FFFF
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Board) and other.variant is self.variant and other.fen() == self.fen()
@@ -537,10 +541,10 @@ class Board:
         ep_old = self.ep_square
         castling = self.castling
         halfmove = self.halfmove
-        h = self._hash
+        h: i64 = self._hash
         changes: list[tuple[int, int]] | None = [] if flags else None
         self._stack.append(
-            (m, old_kinds, old_occ, code, captured, castling, ep_old, halfmove, self.fullmove, h, changes)
+            (m, old_kinds, old_occ, code, captured, castling, ep_old, halfmove, self.fullmove, changes)
         )
         h ^= comp.z_turn
         if ep_old >= 0:
@@ -617,7 +621,7 @@ class Board:
         self._hash = h
         self._hashes.append(h)
 
-    def _castle_rook(self, h: int, frm: int, to: int, us: int, changes: list[tuple[int, int]]) -> int:
+    def _castle_rook(self, h: i64, frm: int, to: int, us: int, changes: list[tuple[int, int]]) -> i64:
         """Move the castling rook (the king's squares are handled by push_int); returns the hash."""
         comp = self.compiled
         zp = comp.z_piece
@@ -644,7 +648,7 @@ class Board:
         return h ^ zp[rcode][rook] ^ zp[rcode][rook_to]
 
     def pop_int(self) -> int:
-        m, kinds, occ, code, captured, castling, ep, halfmove, fullmove, h, changes = self._stack.pop()
+        m, kinds, occ, code, captured, castling, ep, halfmove, fullmove, changes = self._stack.pop()
         mailbox = self.mailbox
         if changes:
             for sq, c in reversed(changes):
@@ -657,9 +661,10 @@ class Board:
         self.ep_square = ep
         self.halfmove = halfmove
         self.fullmove = fullmove
-        self._hash = h
         self.side ^= 1
-        self._hashes.pop()
+        hashes = self._hashes
+        hashes.pop()
+        self._hash = hashes[-1]  # the last hash is always the position's (not kept in the undo tuple)
         return m
 
     def push_null(self) -> None:
@@ -668,7 +673,7 @@ class Board:
         back across the pass. Not part of move_stack; undo with pop_null, before any earlier pop_int."""
         comp = self.compiled
         self._nulls.append((self.ep_square, self.halfmove, self.fullmove, self._hash))
-        h = self._hash ^ comp.z_turn
+        h: i64 = self._hash ^ comp.z_turn
         if self.ep_square >= 0:
             h ^= comp.z_ep[self.ep_square % comp.cols]
             self.ep_square = -1

@@ -18,15 +18,16 @@ import operator
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
+from typing import Final
 
 from hordes.core.betza import Component, Vector
 from hordes.core.geometry import Geometry
 
 Leap = list[int]
-MAX_MASK_BITS = 10  # larger merged tables cost more to build than the lookups they save
+MAX_MASK_BITS: Final = 10  # larger merged tables cost more to build than the lookups they save
 # Estimated bytes of subset tables one variant may hold; past it, lines are scanned ray by ray. An
 # every-rider document fits on 10×10, so the usual boards keep their tables (docs/benchmarks.md).
-TABLE_BUDGET = 32 * 2**20
+TABLE_BUDGET: Final = 32 * 2**20
 
 
 @dataclass(slots=True)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeGuard
+from typing import TYPE_CHECKING, Any, Final, TypeGuard
 from weakref import WeakKeyDictionary
 
 from hordes.core import movegen
@@ -101,9 +101,9 @@ MATERIAL_GATED = frozenset({"mop_up", "mop_up_margin"})
 ALL_KEYS = set(PAIR_TERMS) | set(SCALAR_TERMS) | set(SWITCHES) | OTHER_KEYS
 
 # Packed scores: phase << 2*BITS | mg << BITS | eg, each field signed with |value| < 2**(BITS-1).
-BITS = 24
-_HALF = 1 << (BITS - 1)
-_MASK = (1 << BITS) - 1
+BITS: Final = 24
+_HALF: Final = 1 << (BITS - 1)
+_MASK: Final = (1 << BITS) - 1
 
 
 def pack(ph: int, mg: int, eg: int) -> int:

@@ -6,18 +6,19 @@ import math
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Final
 
 from hordes.core.position import Move
 from hordes.core.rules import WHITE, Color
 
-MATE = 1_000_000  # a win in n plies scores MATE - n for the winner
-MATE_BOUND = MATE - 10_000  # any |score| above this is a forced win or loss
-INF = MATE + 1
+MATE: Final = 1_000_000  # a win in n plies scores MATE - n for the winner
+MATE_BOUND: Final = MATE - 10_000  # any |score| above this is a forced win or loss
+INF: Final = MATE + 1
 
 StopSignal = threading.Event | Callable[[], bool]
 # On a clock, a new depth starts only before this share of the move's time has gone: each depth costs
 # a few times the one before, so one started later would most likely be cut off unfinished.
-NEXT_ITERATION_GUESS = 0.6
+NEXT_ITERATION_GUESS: Final = 0.6
 
 
 @dataclass(slots=True)
@@ -162,8 +163,8 @@ class Info:
 # drawish band: W = 1000 / (1 + exp(-(cp - WDL_DRAW_CP) / WDL_SCALE_CP)), L the same for -cp, D the
 # rest. At 0 cp that is 159 / 682 / 159; at +100 cp 500 / 466 / 34; at +300 cp 966 / 33 / 1.
 # It is a fixed guess, not fitted to games of any variant; a forced result is 1000 / 0 / 0 (or 0 / 0 / 1000).
-WDL_DRAW_CP = 100
-WDL_SCALE_CP = 60
+WDL_DRAW_CP: Final = 100
+WDL_SCALE_CP: Final = 60
 
 
 def wdl_of(cp: int, mate: int | None = None) -> tuple[int, int, int]:

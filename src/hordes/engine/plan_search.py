@@ -10,7 +10,7 @@ changes the capturer's owner. Everywhere else the search runs as it did before t
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from hordes.core import movegen
 
@@ -18,8 +18,8 @@ if TYPE_CHECKING:
     from hordes.core.position import Board
     from hordes.engine.evaluate import Evaluator
 
-SQ = movegen.SQ_MASK
-TO = movegen.TO_SHIFT
+SQ: Final = movegen.SQ_MASK
+TO: Final = movegen.TO_SHIFT
 
 
 class PlanSearch:

@@ -13,8 +13,11 @@ completes it), the n-move rule and dead positions. So the search has no variant-
 
 Speed: the hot path works on move ints and closures over local variables (cell access is the
 cheapest variable access CPython has), keeps the evaluation incrementally as a packed
-(phase, middlegame, endgame) int, and creates no Move objects. The cyclic garbage collector is paused
-while an iteration runs (see `_gc_paused`).
+(phase, middlegame, endgame) int, and creates no Move objects. Compiled functions and methods are
+called by name (`movegen.in_check(...)`, `b.push_int(...)`), not through a local alias: mypyc makes a
+direct C call of the first and a generic Python call of a callable value. Module constants are
+`Final` for the same reason: mypyc reads any other module global from a dict at every use. The
+cyclic garbage collector is paused while an iteration runs (see `_gc_paused`).
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ import time
 from collections import defaultdict
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, Final
 
 from hordes.core import movegen
 from hordes.core.position import Board, Move
@@ -40,25 +43,25 @@ from hordes.engine.search_info import cp, ranked, report
 from hordes.engine.tt import EXACT, LOWER, UPPER, TranspositionTable
 from hordes.errors import HordesError
 
-MAX_PLY = 100
-MAX_DEPTH = 64
+MAX_PLY: Final = 100
+MAX_DEPTH: Final = 64
 # The clock the search reads. A module-level name is looked up at each use, in the compiled build too,
 # so tests can hand the search a clock of their own (tests/engine/conftest.py); the compiled module
 # binds `time` itself at import, and replacing the module's `time` reaches only the pure build.
 clock: Callable[[], float] = time.perf_counter
-POLL_NODES = 128  # how often the clock, the node limit and the stop signal are checked
-QS_EVASION_PLIES = 4  # quiescence answers a check with every evasion only this close to its start
-QS_CAMP_STEP_PLIES = 2  # quiescence tries royal steps towards the camp only this close to its start
+POLL_NODES: Final = 128  # how often the clock, the node limit and the stop signal are checked
+QS_EVASION_PLIES: Final = 4  # quiescence answers a check with every evasion only this close to its start
+QS_CAMP_STEP_PLIES: Final = 2  # quiescence tries royal steps towards the camp only this close to its start
 
-SQ = movegen.SQ_MASK
-TO = movegen.TO_SHIFT
-PROMO = movegen.PROMO_SHIFT
-FLAGS = movegen.FLAG_SHIFT
-SPECIAL = movegen.FLAG_CASTLE | movegen.FLAG_EP  # moves that touch more than their two squares
-FLAG_EP = movegen.FLAG_EP
+SQ: Final = movegen.SQ_MASK
+TO: Final = movegen.TO_SHIFT
+PROMO: Final = movegen.PROMO_SHIFT
+FLAGS: Final = movegen.FLAG_SHIFT
+SPECIAL: Final = movegen.FLAG_CASTLE | movegen.FLAG_EP  # moves that touch more than their two squares
+FLAG_EP: Final = movegen.FLAG_EP
 
 # Late-move reductions by depth and move number (the usual logarithmic formula).
-_LMR = [[0] * 64 for _ in range(MAX_DEPTH + 1)]
+_LMR: Final = [[0] * 64 for _ in range(MAX_DEPTH + 1)]
 for _d in range(1, MAX_DEPTH + 1):
     for _i in range(1, 64):
         _LMR[_d][_i] = int(0.75 + math.log(_d) * math.log(_i) / 2.25)
@@ -186,22 +189,12 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
     camp_near = ev.camp_near
     camp_approach = ev.camp_approach
     camp_threatened = ev.camp_threatened
-    gen = movegen.generate_legal
-    gen_captures = movegen.generate_legal_captures
-    captures_not_in_check = movegen.captures_not_in_check
-    has_legal_move = movegen.has_legal_move
-    has_move_not_in_check = movegen.has_move_not_in_check
-    in_check = movegen.in_check
     # gives_check before the move lets futility pruning skip the push; where it would itself make and
     # unmake the move (variant mechanisms, several royals) the search asks in_check after pushing.
     check_first = comp.simple and comp.royal_kind >= 0
     gives_check = movegen.gives_check_fn(b)
-    attacked_by = movegen.attacked_by
-    push = b.push_int
-    pop = b.pop_int
     mailbox = b.mailbox  # changed in place by push/pop; kind_bb and occ lists are replaced, so not cached
     tt = owner.tt
-    tt_put = tt.put
     history = owner.history
     killers = [[0, 0] for _ in range(MAX_PLY + 2)]
     pv_table: list[list[int]] = [[] for _ in range(MAX_PLY + 2)]
@@ -265,7 +258,7 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
     def legal_moves(e: list[list[int] | None]) -> list[int]:
         moves = e[0]
         if moves is None:
-            moves = e[0] = gen(b)
+            moves = e[0] = movegen.generate_legal(b)
         return moves
 
     def ordered_noisy(e: list[list[int] | None], checked: bool) -> list[int]:
@@ -278,7 +271,9 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
             if source is None:
                 source = e[1]
                 if source is None:
-                    source = e[1] = gen_captures(b) if checked else captures_not_in_check(b)
+                    source = e[1] = (
+                        movegen.generate_legal_captures(b) if checked else movegen.captures_not_in_check(b)
+                    )
                 if not camp:  # every move of the captures generator is noisy: only sort them
                     moves = e[2] = sorted(source, key=order_key, reverse=True) if len(source) > 1 else source
                     return moves
@@ -506,7 +501,7 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
                 if full is not None:
                     any_move = bool(full)
                 else:
-                    any_move = has_legal_move(b) if in_check_now else has_move_not_in_check(b)
+                    any_move = movegen.has_legal_move(b) if in_check_now else movegen.has_move_not_in_check(b)
                 if not any_move:
                     return no_moves_score(ply, in_check_now)
                 return stand
@@ -532,14 +527,14 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
                     # A capture that loses material if the square is defended: skip it then.
                     if occupied < 0:
                         occupied = b.occ[0] | b.occ[1]
-                    if attacked_by(b, them, to, occupied):
+                    if movegen.attacked_by(b, them, to, occupied):
                         continue
             if check_first:
                 gives = gives_check(m)
-                push(m)
+                b.push_int(m)
             else:
-                push(m)
-                gives = in_check(b, b.side)
+                b.push_int(m)
+                gives = movegen.in_check(b, b.side)
             if m >> FLAGS & SPECIAL:  # child_packed, written out as in negamax
                 child = ev.packed(b)
             elif frm == to:
@@ -553,7 +548,7 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
                     - table[bt][to]
                 )
             score = -qsearch(-beta, -alpha, ply + 1, child, gives, qply + 1)
-            pop()
+            b.pop_int()
             if score > best:
                 best = score
                 if score > alpha:
@@ -561,7 +556,7 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
                         return score
                     alpha = score
         if pruning and (entry is None or entry[0] <= 0):
-            tt_put(key, (0, EXACT if best > alpha0 else UPPER, _table_score(best, ply), 0))
+            tt.put(key, (0, EXACT if best > alpha0 else UPPER, _table_score(best, ply), 0))
         return best
 
     def negamax(
@@ -591,7 +586,7 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
                 return 0  # a repetition inside the search is as good as the draw it leads to
             if n_move and halfmove >= n_move:
                 nodes += 1
-                if checked and not gen(b):
+                if checked and not movegen.generate_legal(b):
                     return ply - MATE
                 return 0
         if (
@@ -750,12 +745,12 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
                 gives = gives_check(m)
                 if futile and quiet and not gives and i > 0 and best > -MATE_BOUND:
                     continue
-                push(m)
+                b.push_int(m)
             else:
-                push(m)
-                gives = in_check(b, b.side)
+                b.push_int(m)
+                gives = movegen.in_check(b, b.side)
                 if futile and quiet and not gives and i > 0 and best > -MATE_BOUND:
-                    pop()
+                    b.pop_int()
                     continue
             # child_packed(m, packed, bf, bt), written out: this runs for every move played.
             if m >> FLAGS & SPECIAL:
@@ -793,7 +788,7 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
                     score = -negamax(new_depth, -hi_, -lo_, ply + 1, child, gives, True)
             if pen and abs(score) < MATE_BOUND:
                 score -= pen
-            pop()
+            b.pop_int()
             if score > best:
                 best = score
                 if score > alpha:
@@ -819,12 +814,12 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
             stored += ply
         elif stored < -MATE_BOUND:
             stored -= ply
-        tt_put(key, (depth, bound, stored, best_move or hash_move))
+        tt.put(key, (depth, bound, stored, best_move or hash_move))
         return best
 
     # ----- the root -------------------------------------------------------------------------------
     root_packed = ev.packed(b)
-    root_moves = gen(b)
+    root_moves = movegen.generate_legal(b)
     if limits.searchmoves:
         wanted = {(m.from_square, m.to_square, m.promotion) for m in limits.searchmoves}
         picked = [m for m in root_moves if _key(b, m) in wanted]
@@ -837,7 +832,7 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
             score = MATE if out.winner is b.turn else -MATE
         yield Info(0, 0, score, cp(score, pawn_unit), 0, 0.0, (), True, tt.hashfull())
         return
-    entry = tt.get(b.zobrist_hash())
+    entry = tt.get(b._hash)
     if entry is not None and entry[3] in root_moves:
         root_moves.remove(entry[3])
         root_moves.insert(0, entry[3])
@@ -887,8 +882,8 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
                             to = m >> TO & SQ
                             bf = mailbox[frm]
                             bt = mailbox[to]
-                            push(m)
-                            gives = in_check(b, b.side)
+                            b.push_int(m)
+                            gives = movegen.in_check(b, b.side)
                             child = child_packed(m, root_packed, bf, bt)
                             nd = depth - 1 + (1 if gives else 0)
                             pv_table[1] = []
@@ -904,7 +899,7 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
                                     score = -negamax(nd, -hi_, -lo_, 1, child, gives, True)
                             if pen and abs(score) < MATE_BOUND:
                                 score -= pen
-                            pop()
+                            b.pop_int()
                             if score > alpha:
                                 alpha = score
                                 iter_best, iter_score, found = m, score, True
@@ -957,7 +952,7 @@ def _run(owner: Searcher, b: Board, limits: Limits, noise: int, seed: int | None
             root_moves[:pv_count] = [pv[0] for _, pv in done]
         lines = done
         best_score, best_pv = lines[0]
-        tt_put(b.zobrist_hash(), (depth, EXACT, best_score, best_pv[0]))
+        tt.put(b._hash, (depth, EXACT, best_score, best_pv[0]))
         elapsed = clock() - start
         last_info = report(
             b, [(depth, s, pv) for s, pv in lines], seldepth, nodes, elapsed, True, pawn_unit, tt, pv_count

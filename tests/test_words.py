@@ -84,6 +84,7 @@ def test_the_word_helpers_keep_every_bit() -> None:
     rng = random.Random(5)
     samples = [0, 1, TOP, FULL, TOP | 1, (1 << 62) | TOP, 1 << 62, (1 << 62) - 1]
     samples += [rng.getrandbits(64) for _ in range(200)]
+    samples += [rng.getrandbits(k) | 1 << (k - 1) for k in range(1, 65) for _ in range(3)]  # every top bit
     for bb in samples:
         w = words.word(bb)
         assert -(1 << 63) <= w < 1 << 63

@@ -42,6 +42,7 @@ COMPILED_MODULES: tuple[str, ...] = (
     "hordes.engine.plan_search",
     "hordes.engine.search",
     "hordes.engine.search_info",
+    "hordes.engine.tree",
     "hordes.engine.tt",
     "hordes.notation.board",
 )

@@ -509,6 +509,20 @@ def gives_check(board: Board, m: int) -> bool:
     return False
 
 
+_SPECIAL_BITS: Final = (FLAG_CASTLE | FLAG_EP) << FLAG_SHIFT
+
+
+def gives_check_on_words(board: Board, table: words.Words, m: int) -> bool:
+    """gives_check for a variant that the word tables serve (`table` is board.compiled.words, and the
+    variant is simple with one royal kind): the search calls it by name in the compiled build."""
+    if m & _SPECIAL_BITS:
+        return gives_check(board, m)
+    us = board.side
+    occ = board.occ
+    found = words.gives_check(table, board.kind_bb, occ[us], occ[us ^ 1], us, m, board.mailbox)
+    return gives_check(board, m) if found < 0 else found == 1
+
+
 def gives_check_fn(board: Board) -> Callable[[int], bool]:
     """`gives_check` bound to one board, with the compiled tables looked up once (the search asks
     it for nearly every move it considers)."""
@@ -518,17 +532,7 @@ def gives_check_fn(board: Board) -> Callable[[int], bool]:
         return lambda m: gives_check(board, m)
     table = comp.words
     if table is not None:
-        special_flags = (FLAG_CASTLE | FLAG_EP) << FLAG_SHIFT
-
-        def gives_on_words(m: int) -> bool:
-            if m & special_flags:
-                return gives_check(board, m)
-            us = board.side
-            occ = board.occ
-            found = words.gives_check(table, board.kind_bb, occ[us], occ[us ^ 1], us, m, board.mailbox)
-            return gives_check(board, m) if found < 0 else found == 1
-
-        return gives_on_words
+        return lambda m: gives_check_on_words(board, table, m)
     gens = comp.gens
     rider_reach = comp.rider_reach
     attacked = comp.attacked

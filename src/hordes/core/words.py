@@ -37,7 +37,6 @@ if TYPE_CHECKING:
 
 MAX_SQUARES: Final = 64
 TOP: Final[i64] = -9223372036854775807 - 1  # bit 63, the sign bit
-BIT62: Final[i64] = 4611686018427387904
 TWO64: Final = 1 << 64
 TO_SHIFT: Final = 10
 PROMO_SHIFT: Final = 20
@@ -60,11 +59,29 @@ def bitboard(w: i64) -> int:
 
 def top_square(b: i64) -> i64:
     """The index of the highest set bit of a non-zero word."""
+    # By halving, all in native words: int(b).bit_length() went through a Python int and cost 2-3
+    # times as much (perf, the compiled search).
     if b < 0:
         return 63
-    if b >= BIT62:
-        return 62
-    return i64(int(b).bit_length()) - 1
+    n: i64 = 0
+    if b >= 4294967296:  # 1 << 32
+        b >>= 32
+        n = 32
+    if b >= 65536:
+        b >>= 16
+        n += 16
+    if b >= 256:
+        b >>= 8
+        n += 8
+    if b >= 16:
+        b >>= 4
+        n += 4
+    if b >= 4:
+        b >>= 2
+        n += 2
+    if b >= 2:
+        n += 1
+    return n
 
 
 def low_square(b: i64) -> i64:

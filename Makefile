@@ -71,8 +71,8 @@ docs: $(STAMP)
 # per test), without the browser tests, whose pages are the same on either database.
 EXPECT_BUILD ?= compiled
 PURE_GAMES ?= 5
-PURE_SUITES := tests/test_build.py tests/test_perft.py tests/test_movegen_fast.py tests/test_words.py tests/test_board.py \
-	tests/test_betza.py tests/test_properties.py tests/test_hordes_of_change.py tests/reference \
+PURE_SUITES := tests/test_build.py tests/test_perft.py tests/test_movegen_fast.py tests/test_words.py tests/test_words_tested.py \
+	tests/test_board.py tests/test_betza.py tests/test_properties.py tests/test_hordes_of_change.py tests/reference \
 	tests/notation tests/engine
 PURE_DIFFERENTIAL := tests/test_fsf_differential.py::test_random_games_agree_with_fairy_stockfish \
 	tests/test_hordes_of_change.py::test_random_games_agree_with_the_reference

@@ -35,6 +35,7 @@ COMPILED_MODULES: tuple[str, ...] = (
     "hordes.core.rules",
     "hordes.core.tables",
     "hordes.core.words",
+    "hordes.core.words_tested",
     "hordes.engine.evaluate",
     "hordes.engine.limits",
     "hordes.engine.node_static",

@@ -25,6 +25,7 @@ from hordes.core.tables import (
     leap_table,
 )
 from hordes.core.words import Words, build_words, use_words
+from hordes.core.words_tested import Tested, build_tested
 
 
 def ray_squares(geo: Geometry, sq: int, d: Vector) -> list[int]:
@@ -112,6 +113,9 @@ class Compiled:
     # The fast path on 64-bit words (hordes.core.words: its generators, attack test and gives_check):
     # boards of at most 64 squares, in the compiled build; None elsewhere (fastgen's code serves).
     words: Words | None = None
+    # The make-and-test generator on words (hordes.core.words_tested), where the fast path does not
+    # serve: mechanisms or several royal pieces; the same builds and boards, None elsewhere.
+    tested: Tested | None = None
 
 
 def _oriented(components: tuple[Component, ...], color: int) -> list[Component]:
@@ -284,6 +288,7 @@ def compile_variant(variant: Variant) -> Compiled:
     comp.unpinned_captures = (build_piece_moves(comp, 0, True, True), build_piece_moves(comp, 1, True, True))
     if use_words():
         comp.words = build_words(comp)
+        comp.tested = build_tested(comp)
     return comp
 
 

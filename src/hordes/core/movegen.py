@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Final
 
-from hordes.core import words
+from hordes.core import words, words_tested
 from hordes.core.fastgen import emit_promotions
 
 if TYPE_CHECKING:
@@ -709,6 +709,10 @@ def _generate_by_testing(board: Board, noisy: bool = False, any_move: bool = Fal
     """Pseudo-legal moves, made and tested only where they could endanger a royal piece. `noisy`: only
     is_noisy moves; `any_move`: stop at the first legal move (a list of at most one)."""
     comp = board.compiled
+    if comp.tested is not None and not board.castling and board.ep_square < 0:
+        return words_tested.legal_moves(
+            comp.tested, board.kind_bb, board.occ, board.side, board.mailbox, noisy, any_move
+        )
     moves = generate_pseudo(board, noisy)
     if not comp.simple:
         moves = list(dict.fromkeys(moves))  # a pull and an ordinary move with the same squares are one move

@@ -281,3 +281,21 @@ def test_cached_static_scores_are_bounded_and_dropped_with_noise() -> None:
     assert len(searcher.statics) <= plain[-1].nodes + 1
     searcher.new_game()
     assert not searcher.statics
+
+
+def test_late_move_pruning_takes_fewer_nodes_where_the_document_allows_it() -> None:
+    """engine.evaluation.late_move_pruning skips the later quiet moves of shallow nodes: in chess the
+    same depth in fewer nodes than with the switch off; Orda's document switches it off (it lost
+    campmate races there: docs/benchmarks.md)."""
+
+    def nodes(variant: str, evaluation: dict[str, object]) -> int:
+        last = None
+        for info in Searcher(16, evaluation=evaluation).search(Board(variant), Limits(depth=7)):
+            last = info
+        assert last is not None and last.best_move is not None
+        return last.nodes
+
+    pruned, full = nodes("chess", {}), nodes("chess", {"late_move_pruning": False})
+    assert pruned < 0.8 * full, (pruned, full)
+    assert nodes("orda", {}) == nodes("orda", {"late_move_pruning": False})
+    assert nodes("orda", {"late_move_pruning": True}) < nodes("orda", {})

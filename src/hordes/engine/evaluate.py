@@ -89,6 +89,8 @@ SWITCHES: dict[str, bool] = {
     "null_move": True,
     # Late-move reductions (search later quiet moves less deeply first).
     "late_move_reductions": True,
+    # Late-move pruning (skip the later quiet moves of a shallow node; docs/benchmarks.md).
+    "late_move_pruning": True,
     # Where captures change the capturer's owner: quiescence judges captures by the exchange that
     # follows (plan.see: the capturer may be taken back by a royal piece) and plays the pulls that put
     # an enemy piece where our royal pieces can take it.
@@ -144,6 +146,7 @@ class EvalParams:
     shuffle: int
     null_move: bool
     late_move_reductions: bool
+    late_move_pruning: bool
     plan_quiescence: bool
     pawn_unit: int
 
@@ -235,6 +238,7 @@ def parse_params(variant: Variant, overrides: Mapping[str, Any] | None = None) -
         shuffle=scalars["shuffle"],
         null_move=switches["null_move"],
         late_move_reductions=switches["late_move_reductions"],
+        late_move_pruning=switches["late_move_pruning"],
         plan_quiescence=switches["plan_quiescence"],
         pawn_unit=int(pawn_unit),
     )

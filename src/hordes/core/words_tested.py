@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, final
 from librt.vecs import vec
 from mypy_extensions import i64
 
+from hordes.core.tables import _ray_masks
 from hordes.core.words import (
     MAX_SQUARES,
     POSITIVE,
@@ -42,17 +43,6 @@ if TYPE_CHECKING:
     from hordes.core.geometry import Geometry
 
 
-def _walk_rays(geo: Geometry, sq: int, dx: int, dy: int, max_steps: int) -> int:
-    """The squares from sq in direction (dx, dy), at most max_steps of them (0: to the edge)."""
-    out = 0
-    f, r, n = geo.file_of(sq), geo.rank_of(sq), 0
-    while True:
-        f, r, n = f + dx, r + dy, n + 1
-        if not geo.on_board(f, r) or (max_steps and n > max_steps):
-            return out
-        out |= 1 << geo.square(f, r)
-
-
 @final
 class Walks:
     """Vectors walked square by square from each square, as movegen.restricted_targets and the pulls
@@ -64,7 +54,7 @@ class Walks:
         self.n: i64 = len(vectors)
         rays: list[int] = []
         for dx, dy, steps, _, _ in vectors:
-            rays += [_walk_rays(geo, sq, dx, dy, steps) for sq in range(size)]
+            rays += _ray_masks(geo, (dx, dy), steps)
         self.rays: vec[i64] = _words(rays)
         self.dx: vec[i64] = vec[i64]([v[0] for v in vectors])
         self.dy: vec[i64] = vec[i64]([v[1] for v in vectors])

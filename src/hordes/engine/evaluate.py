@@ -91,6 +91,9 @@ SWITCHES: dict[str, bool] = {
     "late_move_reductions": True,
     # Late-move pruning (skip the later quiet moves of a shallow node; docs/benchmarks.md).
     "late_move_pruning": True,
+    # Deeper pruning: reverse futility to depth 6 at one pawn a ply, a null-move reduction of
+    # 3 + depth/3, and one more ply of late-move reduction off the principal variation.
+    "deep_pruning": True,
     # Where captures change the capturer's owner: quiescence judges captures by the exchange that
     # follows (plan.see: the capturer may be taken back by a royal piece) and plays the pulls that put
     # an enemy piece where our royal pieces can take it.
@@ -147,6 +150,7 @@ class EvalParams:
     null_move: bool
     late_move_reductions: bool
     late_move_pruning: bool
+    deep_pruning: bool
     plan_quiescence: bool
     pawn_unit: int
 
@@ -239,6 +243,7 @@ def parse_params(variant: Variant, overrides: Mapping[str, Any] | None = None) -
         null_move=switches["null_move"],
         late_move_reductions=switches["late_move_reductions"],
         late_move_pruning=switches["late_move_pruning"],
+        deep_pruning=switches["deep_pruning"],
         plan_quiescence=switches["plan_quiescence"],
         pawn_unit=int(pawn_unit),
     )

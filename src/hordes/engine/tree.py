@@ -158,6 +158,15 @@ class Tree:
         self.use_lmr = params.late_move_reductions
         self.use_lmp = params.late_move_pruning
         self.futility_margin = 2 * ev.pawn_unit
+        # Reverse futility, null-move reduction and the extra reduction off the principal variation
+        # (the document switch deep_pruning; docs/benchmarks.md has its matches).
+        deep = params.deep_pruning
+        self.rfp_depth = 6 if deep else 2
+        self.rfp_margin = ev.pawn_unit if deep else 2 * ev.pawn_unit
+        self.null_base = 3 if deep else 2
+        self.null_divisor = 3 if deep else 6
+        self.lmr_off_pv = 1 if deep else 0
+        self.known_win = 20 * ev.pawn_unit
         self.delta_margin = 2 * ev.pawn_unit
         # Kinds whose presence makes zugzwang unlikely (null-move pruning is only tried with one of them).
         self.nonpawn_kinds = [k for k, p in enumerate(pieces) if not (p.pawn or p.royal or p.immobile)]
@@ -636,7 +645,15 @@ class Tree:
         if not checked and not threatened and not pv_node:
             stand = self.static_of(packed)
             # Reverse futility: far above beta at shallow depth, a quiet move will not bring it back.
-            if depth <= 2 and stand - futility_margin * depth >= beta and abs(beta) < MATE_BOUND:
+            # Past depth 2 only while neither side is 20 pawns up: in a decided position the losing
+            # side's node would be cut while the winner's mate threat is still unseen (a mate in two
+            # was missed that way at depth 4, tests/engine/test_tactics.py).
+            if (
+                depth <= self.rfp_depth
+                and stand - self.rfp_margin * depth >= beta
+                and abs(beta) < MATE_BOUND
+                and (depth <= 2 or abs(stand) < self.known_win)
+            ):
                 return stand
             # Null move: if passing still holds beta, a real move will too (not in check, and only
             # with pieces besides pawns and royals, where zugzwang is rare; documents can switch it off).
@@ -644,7 +661,7 @@ class Tree:
                 own = b.occ[us]
                 kind_bb = b.kind_bb
                 if any(kind_bb[k] & own for k in self.nonpawn_kinds):
-                    r = 2 + depth // 6
+                    r = self.null_base + depth // self.null_divisor
                     self.line[ply + 2] = 0
                     b.push_null()
                     score = -self.negamax(depth - 1 - r, -beta, -beta + 1, ply + 1, packed, False, False)
@@ -710,6 +727,7 @@ class Tree:
         check_first = self.check_first
         shuffle = self.shuffle
         use_lmr = self.use_lmr
+        lmr_off_pv = self.lmr_off_pv
         i = -1
         while True:
             i += 1
@@ -790,6 +808,8 @@ class Tree:
                     reduction = _LMR[depth][min(i, 63)]
                     if pv_node:
                         reduction -= 1
+                    else:
+                        reduction += lmr_off_pv
                     reduction = max(0, min(reduction, new_depth - 1))
                 score = -self.negamax(new_depth - reduction, -lo_ - 1, -lo_, ply + 1, child, gives, True)
                 if score > lo_ and (reduction or score < hi_):

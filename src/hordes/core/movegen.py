@@ -334,7 +334,8 @@ def is_noisy(board: Board, m: int) -> bool:
 
 def _legal(board: Board, noisy: bool) -> list[int]:
     comp = board.compiled
-    if comp.camp_kinds and campmate_reached(board):
+    table = comp.words
+    if table is None and comp.camp_kinds and campmate_reached(board):
         return []
     us = board.side
     occ = board.occ
@@ -342,6 +343,8 @@ def _legal(board: Board, noisy: bool) -> list[int]:
     rk = comp.royal_kind
     royals = kinds[rk] & occ[us] if rk >= 0 else 0
     if not comp.simple or royals & (royals - 1) or not royals:
+        if table is not None and comp.camp_kinds and campmate_reached(board):
+            return []
         return _generate_by_testing(board, noisy)
     them = us ^ 1
     own = occ[us]
@@ -349,11 +352,21 @@ def _legal(board: Board, noisy: bool) -> list[int]:
     occupied = own | enemy
     ksq = royals.bit_length() - 1
     moves: list[int] = []
-    if comp.words is not None:
-        checked = words.legal_moves(comp.words, kinds, own, enemy, us, ksq, board.mailbox, noisy, moves)
+    castling = board.castling
+    if table is not None:
+        # The word generator tests campmate and adds castling but the noisy kind (below): on words,
+        # at a fraction of the cost of doing either here on Python ints (a rank-8 bitboard is boxed).
+        found = words.legal_moves(
+            table, kinds, own, enemy, us, ksq, board.mailbox, noisy, 0 if noisy else castling, moves
+        )
+        if found == words.CAMP_REACHED:
+            return []
+        checked = found == 1
+        if not noisy:
+            castling = 0
     else:
         checked = _fast_moves(board, comp, noisy, ksq, moves)
-    if board.castling and not checked:
+    if castling and not checked:
         if not noisy:
             _castling_moves(board, moves, ksq, us, occupied)
         elif board.castling & comp.castle_landing[us]:

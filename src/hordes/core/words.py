@@ -36,11 +36,17 @@ if TYPE_CHECKING:
     from hordes.core.compiled import Compiled
 
 MAX_SQUARES: Final = 64
-TOP: Final[i64] = -9223372036854775807 - 1  # bit 63, the sign bit
+# Constants beyond mypyc's tagged ints (|n| >= 2**62) are written as i64(...) calls: mypy folds a
+# literal, or an expression of literals, into the name's value, and mypyc then loads a boxed int and
+# converts it at every use (CPyLong_AsInt64, about 80 instructions: a third of drop_low's cost, measured
+# with callgrind); a call is not folded, so the value lives in a native static.
+TOP: Final[i64] = i64(-9223372036854775807) - 1  # bit 63, the sign bit
 TWO64: Final = 1 << 64
 TO_SHIFT: Final = 10
 PROMO_SHIFT: Final = 20
 DOUBLE: Final = 4 << 26  # movegen's FLAG_DOUBLE << FLAG_SHIFT
+CASTLE: Final = 1 << 26  # movegen's FLAG_CASTLE << FLAG_SHIFT
+CAMP_REACHED: Final[i64] = 2  # legal_moves: a campmate piece stands in its camp, the game is over
 
 
 def word(bb: int) -> i64:
@@ -98,8 +104,8 @@ def drop_low(b: i64) -> i64:
     return b & (b - 1)
 
 
-POSITIVE: Final[i64] = 9223372036854775807  # bits 0-62
-M1: Final[i64] = 0x5555555555555555
+POSITIVE: Final[i64] = i64(9223372036854775807)  # bits 0-62 (i64(...): see TOP)
+M1: Final[i64] = i64(0x5555555555555555)
 M2: Final[i64] = 0x3333333333333333
 M4: Final[i64] = 0x0F0F0F0F0F0F0F0F
 
@@ -284,6 +290,37 @@ class Words:
         for key, bb in comp.between.items():
             between[key] = bb
         self.between: vec[i64] = _words(between)
+        # Castling by [king square * size + rook square] (movegen._castling_moves' geometry): where the
+        # king lands (-1: the rook is not on its rank), the squares that must be empty but for the
+        # king and the rook, and the king's path, its own square and the landing one included, which
+        # no enemy piece may attack. The rights of each side are on its back rank.
+        castle_to = [-1] * (size * size)
+        castle_span = [0] * (size * size)
+        castle_path = [0] * (size * size)
+        cols = comp.cols
+        for ksq in range(size):
+            rank_base = ksq - ksq % cols
+            for rook in range(rank_base, rank_base + cols):
+                kingside = rook > ksq
+                k_to = rank_base + comp.castle_files[1 if kingside else 0]
+                r_to = rank_base + (cols - 3 if kingside else 3)
+                lo = min(ksq, k_to, rook, r_to)
+                hi = max(ksq, k_to, rook, r_to)
+                span = ((1 << (hi + 1)) - 1) ^ ((1 << lo) - 1)
+                step = 1 if k_to > ksq else -1
+                path = 0
+                for sq in range(ksq, k_to + step, step):
+                    path |= 1 << sq
+                castle_to[ksq * size + rook] = k_to
+                castle_span[ksq * size + rook] = span & ~(1 << ksq) & ~(1 << rook)
+                castle_path[ksq * size + rook] = path
+        self.castle_to: vec[i64] = vec[i64](castle_to)
+        self.castle_span: vec[i64] = _words(castle_span)
+        self.castle_path: vec[i64] = _words(castle_path)
+        self.back_rank: vec[i64] = vec[i64]([word(comp.back_rank[0]), word(comp.back_rank[1])])
+        # Campmate: the kinds that win by reaching a camp, and each colour's camp.
+        self.camp_kinds: vec[i64] = vec[i64](list(comp.camp_kinds))
+        self.camp_zone: vec[i64] = vec[i64]([word(comp.camp_zone[0]), word(comp.camp_zone[1])])
         # The layout of one call's scratch (see _load): the kinds as words, the attack groups' pieces,
         # the pin masks. One is kept for the calls; a call that finds it in use (by another thread,
         # all Boards of a variant sharing these tables) takes a copy of `blank` instead.
@@ -496,11 +533,15 @@ def legal_moves(
     ksq: i64,
     mailbox: list[int],
     noisy: bool,
+    castling_bb: int,
     moves: list[int],
-) -> bool:
-    """Append the legal moves of side `us`, whose one royal piece stands on ksq, but for castling and
-    en passant (movegen adds those); with `noisy`, only what quiescence plays (movegen.is_noisy).
-    Returns whether that piece is in check."""
+) -> i64:
+    """Append the legal moves of side `us`, whose one royal piece stands on ksq, but for en passant
+    (movegen adds it); with `noisy`, only what quiescence plays (movegen.is_noisy). Castling with the
+    rights in castling_bb comes last, after the royal piece's moves (movegen passes no rights with
+    `noisy`: it adds the few noisy castling moves itself). Returns CAMP_REACHED, and appends nothing,
+    where a campmate piece of either side stands in its camp (the game is over); else whether the
+    royal piece is in check (1) or not (0)."""
     owned = _claim(w)
     try:
         s = _load(w, w.scratch if owned else w.blank[:], kinds)
@@ -508,6 +549,8 @@ def legal_moves(
         size = w.size
         own = word(own_bb)
         enemy = word(enemy_bb)
+        if len(w.camp_kinds) != 0 and _camp_reached(w, s, own, enemy, us):
+            return CAMP_REACHED
         occ = own | enemy
         _set_groups(w, s, them, enemy)
         checkers = _attackers(w, s, them, ksq, occ)
@@ -539,10 +582,51 @@ def legal_moves(
         if target != 0:
             _piece_moves(w, s, us, own, enemy, target, pinned, noisy, False, moves)
         _royal_moves(w, s, us, ksq, own, enemy, noisy, moves)
-        return checkers != 0
+        if checkers != 0:
+            return 1
+        if castling_bb != 0:
+            rights = word(castling_bb) & w.back_rank[us]
+            if rights != 0:
+                _castling_moves(w, s, us, ksq, occ, rights, moves)
+        return 0
     finally:
         if owned:
             w.busy = False
+
+
+def _camp_reached(w: Words, s: vec[i64], own: i64, enemy: i64, us: i64) -> bool:
+    """movegen.campmate_reached on the loaded kinds: does a campmate piece of either side stand in
+    its camp?"""
+    pcs: i64 = 0
+    for k in w.camp_kinds:
+        pcs |= s[k]
+    return pcs & ((own & w.camp_zone[us]) | (enemy & w.camp_zone[us ^ 1])) != 0
+
+
+def _castling_moves(
+    w: Words, s: vec[i64], us: i64, ksq: i64, occ: i64, rights: i64, moves: list[int]
+) -> None:
+    """movegen._castling_moves for a side not in check, whose rights (rook squares) are on its back
+    rank, on the tables of Words (the attack groups of the other side set)."""
+    them = us ^ 1
+    base = ksq * w.size
+    king = w.bit[ksq]
+    while rights != 0:
+        rook = low_square(rights)
+        rights = drop_low(rights)
+        k_to = w.castle_to[base + rook]
+        if k_to < 0 or w.castle_span[base + rook] & occ != 0:
+            continue
+        without = occ ^ king ^ w.bit[rook]
+        path = w.castle_path[base + rook]
+        safe = True
+        while path != 0:
+            if _attacked(w, s, them, low_square(path), without, -1):
+                safe = False
+                break
+            path = drop_low(path)
+        if safe:
+            moves.append(int(ksq | k_to << TO_SHIFT | CASTLE))
 
 
 def captures_not_in_check(

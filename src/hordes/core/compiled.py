@@ -105,6 +105,10 @@ class Compiled:
     royal_or_restrictor: list[bool]  # [kind] moves of these are always made and tested
     restrict_reach: list[Leap | None]  # [kind] squares a restricting piece holds, from its square
     rider_reach: tuple[list[int], list[int]]  # [attacker color][square] squares riders could capture from
+    # En passant (Board._ep_capturable), by capturing colour: each pawn kind whose capture pattern only
+    # leaps, with the squares it captures on each square from; the pawn kinds whose pattern rides.
+    ep_leapers: tuple[list[tuple[int, Leap]], list[tuple[int, Leap]]]
+    ep_riders: tuple[tuple[int, ...], tuple[int, ...]]
     attacked: tuple[AttackTest, AttackTest]  # [attacker color], restrictions ignored
     attackers: tuple[AttackSet, AttackSet]  # [attacker color]
     snipers: tuple[SniperSet, SniperSet]  # [attacker color]
@@ -120,6 +124,17 @@ class Compiled:
 
 def _oriented(components: tuple[Component, ...], color: int) -> list[Component]:
     return [c if color == 0 else c.for_black() for c in components]
+
+
+def _reversed(leap: Leap) -> Leap:
+    """[square] the squares whose leap table holds that square."""
+    out = [0] * len(leap)
+    for frm, targets in enumerate(leap):
+        while targets:
+            low = targets & -targets
+            out[low.bit_length() - 1] |= 1 << frm
+            targets ^= low
+    return out
 
 
 def _signed64(z: int) -> int:
@@ -212,6 +227,14 @@ def compile_variant(variant: Variant) -> Compiled:
         for rider, _ in rider_groups[color]:
             for sq in range(geo.size):
                 rider_reach[color][sq] |= rider.empty[sq]
+    ep_leapers: tuple[list[tuple[int, Leap]], list[tuple[int, Leap]]] = ([], [])
+    ep_riders: list[tuple[int, ...]] = []
+    for color in (0, 1):
+        for kind in pawn_kinds:
+            capture = gens[color][kind].capture
+            if capture.leap is not None and not capture.rides:
+                ep_leapers[color].append((kind, _reversed(capture.leap)))
+        ep_riders.append(tuple(k for k in pawn_kinds if gens[color][k].capture.rides))
     comp = Compiled(
         variant=variant,
         size=geo.size,
@@ -271,6 +294,8 @@ def compile_variant(variant: Variant) -> Compiled:
             for p in variant.pieces
         ],
         rider_reach=rider_reach,
+        ep_leapers=ep_leapers,
+        ep_riders=(ep_riders[0], ep_riders[1]),
         attacked=(
             _attack_test(leap_groups[0], rider_groups[0]),
             _attack_test(leap_groups[1], rider_groups[1]),

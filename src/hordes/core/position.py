@@ -279,9 +279,13 @@ class Board:
     def _ep_capturable(self, ep: int, by: int) -> bool:
         """Could a pawn of `by` capture onto ep (pseudo-legally)? Only then is an ep square recorded."""
         comp = self.compiled
+        pawns = self.occ[by]
+        for k, table in comp.ep_leapers[by]:  # a pawn that only leaps: from where it captures on ep
+            if self.kind_bb[k] & pawns & table[ep]:
+                return True
         occupied = self.occ[0] | self.occ[1]
-        for k in comp.pawn_kinds:
-            bb = self.kind_bb[k] & self.occ[by]
+        for k in comp.ep_riders[by]:
+            bb = self.kind_bb[k] & pawns
             g = comp.gens[by][k]
             while bb:
                 low = bb & -bb
@@ -875,12 +879,10 @@ class Board:
         if depth == 1:
             return len(moves)
         total = 0
-        push = self.push_int
-        pop = self.pop_int
-        for m in moves:
-            push(m)
+        for m in moves:  # called by name: compiled, a native call (a bound method is a Python call)
+            self.push_int(m)
             total += self.perft(depth - 1)
-            pop()
+            self.pop_int()
         return total
 
 

@@ -93,6 +93,10 @@ POSITIONS: dict[str, list[str]] = {
 
 
 def ours(variant: str, fen: str, movetime: float) -> tuple[int, int, float]:
+    """(nodes, depth, CPU seconds) of a search of `movetime` CPU seconds: the nodes of the last
+    report and the CPU time when it came, as Fairy-Stockfish's figures are its last report's nodes
+    and time. (A search cut short inside an iteration reports nothing more unless that iteration
+    finished a line, so the stop's CPU time would count work whose nodes no report holds.)"""
     # The search stops when this process has used `movetime` seconds of CPU (a shared machine's
     # clock would cut it short); the depth is the deepest iteration that completed.
     searcher = Searcher(64)
@@ -100,12 +104,14 @@ def ours(variant: str, fen: str, movetime: float) -> tuple[int, int, float]:
     limits = Limits(infinite=True, stop=lambda: time.process_time() - start >= movetime)
     last = None
     depth = 0
+    reported = 0.0
     for info in searcher.search(Board(variant, fen), limits):
         last = info
+        reported = time.process_time() - start
         if info.complete:
             depth = max(depth, info.depth)
     assert last is not None
-    return last.nodes, depth, time.process_time() - start
+    return last.nodes, depth, max(reported, 1e-9)
 
 
 def fixed_depth(variants: list[str], depth: int) -> None:

@@ -24,6 +24,7 @@ from hordes.web import balance, db, editor, workshop
 from hordes.web.app import create_app
 from hordes.web.ratelimit import RateLimiter, Rule
 from hordes.web.security import CSP
+from hordes.web.variant_views import CHECK_UNIT
 
 ORDA = (Path(REGISTRY.directory) / "orda.md").read_text("utf-8")
 ORDA_SETUP = 'setup: "lhaykahl/8/pppppppp/8/8/8/PPPPPPPP/RNBQKBNR w KQ - 0 1"'
@@ -206,11 +207,14 @@ def test_p3_starting_points_are_the_builtins_then_the_examples(
 
 
 def test_p3_previews_are_rate_limited_per_client_by_document_size(tmp_path: Path) -> None:
-    limiter = RateLimiter({"preview": Rule(4, 1 / 600, "previews", "workshop previews")}, clock=lambda: 0.0)
+    # A preview costs a unit per CHECK_UNIT characters (Orda's document: about 1.4): room for three.
+    units = max(1.0, len(ORDA) / CHECK_UNIT)
+    assert units > 1.0  # so the cost follows the size, not the one-unit floor
+    rule = Rule(3.5 * units, 1 / 600, "previews", "workshop previews")
+    limiter = RateLimiter({"preview": rule}, clock=lambda: 0.0)
     with TestClient(create_app(data_dir=tmp_path, engine_workers=0, rate_limits=limiter)) as client:
-        assert client.post("/api/workshop/preview", json={"document": ORDA}).status_code == 200  # 1.3 units
-        assert client.post("/api/workshop/preview", json={"document": ORDA}).status_code == 200  # 2.5
-        assert client.post("/api/workshop/preview", json={"document": ORDA}).status_code == 200  # 3.8
+        for _ in range(3):
+            assert client.post("/api/workshop/preview", json={"document": ORDA}).status_code == 200
         refused = client.post("/api/workshop/preview", json={"document": ORDA})
         assert refused.status_code == 429 and refused.json()["error"] == "rate_limited"
         assert int(refused.headers["Retry-After"]) >= 1

@@ -90,6 +90,9 @@ def test_p10_a_magnet_held_piece_shows_its_marker(browser: Any, base: str, shots
         page.locator("#board").scroll_into_view_if_needed()
         page.screenshot(path=str(shots / "hoc-marks-phone.png"))
         page.set_viewport_size(DESKTOP)
+        # chessgroundx maps a click through board bounds that its ResizeObserver refreshes after the
+        # resize: wait for two frames so the click lands on e6, not on the phone layout's square.
+        page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
         # the Rook (still selected) captures on e6 and becomes Black's (Andernach): the page says so
         click(page, "e6")
         wait_ply(page, 1)

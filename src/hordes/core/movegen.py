@@ -591,7 +591,6 @@ def _castling_moves(board: Board, moves: list[int], ksq: int, us: int, occupied:
     comp = board.compiled
     rights = board.castling & comp.back_rank[us]
     cols = comp.cols
-    rank_base = ksq - ksq % cols
     them = us ^ 1
     while rights:
         low = rights & -rights
@@ -599,20 +598,12 @@ def _castling_moves(board: Board, moves: list[int], ksq: int, us: int, occupied:
         rook = low.bit_length() - 1
         if rook // cols != ksq // cols:
             continue
-        kingside = rook > ksq
-        k_to = rank_base + comp.castle_files[1 if kingside else 0]
-        r_to = rank_base + (cols - 3 if kingside else 3)
-        lo = min(ksq, k_to, rook, r_to)
-        hi = max(ksq, k_to, rook, r_to)
-        span = ((1 << (hi + 1)) - 1) ^ ((1 << lo) - 1)
-        if span & occupied & ~(1 << ksq) & ~low:
+        k_to, span, path = words.castle_geometry(comp, ksq, rook)
+        if span & occupied:
             continue
         step = 1 if k_to > ksq else -1
         occ_wo = occupied ^ (1 << ksq) ^ low
         if comp.words is not None:
-            path = 0
-            for sq in range(ksq, k_to + step, step):
-                path |= 1 << sq
             safe = not words.any_attacked(comp.words, board.kind_bb, board.occ[them], them, path, occ_wo)
         else:
             safe = True

@@ -49,6 +49,25 @@ CASTLE: Final = 1 << 26  # movegen's FLAG_CASTLE << FLAG_SHIFT
 CAMP_REACHED: Final[i64] = 2  # legal_moves: a campmate piece stands in its camp, the game is over
 
 
+def castle_geometry(comp: Compiled, ksq: int, rook: int) -> tuple[int, int, int]:
+    """Castling of the royal piece on ksq with the rook on `rook` (same rank): the king's landing
+    square, the squares that must be empty but for the king and the rook, and the king's path with
+    its own square and the landing one, which no enemy piece may attack (movegen and Words share it)."""
+    cols = comp.cols
+    rank_base = ksq - ksq % cols
+    kingside = rook > ksq
+    k_to = rank_base + comp.castle_files[1 if kingside else 0]
+    r_to = rank_base + (cols - 3 if kingside else 3)
+    lo = min(ksq, k_to, rook, r_to)
+    hi = max(ksq, k_to, rook, r_to)
+    span = ((1 << (hi + 1)) - 1) ^ ((1 << lo) - 1)
+    step = 1 if k_to > ksq else -1
+    path = 0
+    for sq in range(ksq, k_to + step, step):
+        path |= 1 << sq
+    return k_to, span & ~(1 << ksq) & ~(1 << rook), path
+
+
 def word(bb: int) -> i64:
     """A bitboard of at most 64 squares as the signed word with the same bits (-1 stays all bits)."""
     # bit_length is a compiled primitive; a shift or a comparison of an int of 62 bits or more is a
@@ -301,18 +320,9 @@ class Words:
         for ksq in range(size):
             rank_base = ksq - ksq % cols
             for rook in range(rank_base, rank_base + cols):
-                kingside = rook > ksq
-                k_to = rank_base + comp.castle_files[1 if kingside else 0]
-                r_to = rank_base + (cols - 3 if kingside else 3)
-                lo = min(ksq, k_to, rook, r_to)
-                hi = max(ksq, k_to, rook, r_to)
-                span = ((1 << (hi + 1)) - 1) ^ ((1 << lo) - 1)
-                step = 1 if k_to > ksq else -1
-                path = 0
-                for sq in range(ksq, k_to + step, step):
-                    path |= 1 << sq
+                k_to, span, path = castle_geometry(comp, ksq, rook)
                 castle_to[ksq * size + rook] = k_to
-                castle_span[ksq * size + rook] = span & ~(1 << ksq) & ~(1 << rook)
+                castle_span[ksq * size + rook] = span
                 castle_path[ksq * size + rook] = path
         self.castle_to: vec[i64] = vec[i64](castle_to)
         self.castle_span: vec[i64] = _words(castle_span)

@@ -174,6 +174,7 @@ def test_a_call_that_finds_the_scratch_in_use_takes_its_own() -> None:
         expected = _generators(board)
         for i in range(len(table.scratch)):
             table.scratch[i] = -7  # what the other call would be in the middle of
+        table.loaded = [-7] * len(board.kind_bb)  # that call's Board's kinds, whose words it loaded
         table.busy = True  # as if another thread were inside legal_moves
         assert _generators(board) == expected
         assert table.busy and set(table.scratch) == {-7}

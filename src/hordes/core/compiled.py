@@ -85,6 +85,9 @@ class Compiled:
     back_rank: tuple[int, int]
     castle_landing: tuple[int, int]  # back-rank squares a castling king lands on (files c and g in chess)
     castle_files: tuple[int, int]  # the files of those squares, queenside and kingside
+    # [square] on either back rank, where castling rights live: only a move from or to one, or a
+    # royal move, can change them (push_int skips the test on a 64-bit bitboard for the others).
+    on_back_rank: list[bool]
     reset_kinds: tuple[frozenset[int], frozenset[int]]
     z_piece: list[list[int]]  # [code][square]
     z_turn: int
@@ -272,6 +275,9 @@ def compile_variant(variant: Variant) -> Compiled:
             1 << ((rows - 1) * geo.cols + castle_files[0]) | 1 << ((rows - 1) * geo.cols + castle_files[1]),
         ),
         castle_files=castle_files,
+        on_back_rank=[
+            bool((geo.rank_masks[0] | geo.rank_masks[rows - 1]) >> sq & 1) for sq in range(geo.size)
+        ],
         reset_kinds=(resets[0], resets[1]),
         z_piece=z_piece,
         z_turn=_signed64(rng.getrandbits(64)),

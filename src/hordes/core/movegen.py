@@ -530,9 +530,7 @@ def gives_check_on_words(board: Board, table: words.Words, m: int) -> bool:
     variant is simple with one royal kind): the search calls it by name in the compiled build."""
     if m & _SPECIAL_BITS:
         return gives_check(board, m)
-    us = board.side
-    occ = board.occ
-    found = words.gives_check(table, board.kind_bb, occ[us], occ[us ^ 1], us, m, board.mailbox)
+    found = words.gives_check(table, board.kind_bb, board.occ, board.side, m, board.mailbox)
     return gives_check(board, m) if found < 0 else found == 1
 
 

@@ -606,7 +606,7 @@ class Board:
         h ^= zp[placed][to]
         mailbox[to] = placed
         # castling rights: a royal move clears its rank; a move from or to a rook square clears that square
-        if castling:
+        if castling and (comp.on_back_rank[frm] or comp.on_back_rank[to] or kind in comp.royal_kinds):
             new_rights = castling & ~frm_bb & ~to_bb
             if kind in comp.royal_kinds:
                 new_rights &= ~comp.back_rank[us]

@@ -340,6 +340,14 @@ class Words:
         self.blank: vec[i64] = vec[i64]([0] * (self.pin_base + MAX_SQUARES))
         self.scratch: vec[i64] = self.blank[:]
         self.busy = False
+        # The kinds list whose words the scratch holds, and the occupancy list whose two words
+        # `occ_words` holds. Board.push_int replaces both lists (the old ones, kept for pop_int, are
+        # never changed again), so the same object means the same bitboards: the many calls at one
+        # node (the move list, then gives_check for each move) convert them once. Held here, a list
+        # cannot be freed and its identity taken by another.
+        self.loaded: list[int] = []
+        self.loaded_occ: list[int] = []
+        self.occ_words: vec[i64] = vec[i64]([0, 0])
 
 
 def use_words() -> bool:
@@ -525,13 +533,33 @@ def _claim(w: Words) -> bool:
     return True
 
 
-def _load(w: Words, s: vec[i64], kinds: list[int]) -> vec[i64]:
-    """A call's scratch (laid out by Words) with the kinds' bitboards in it as words."""
+def _load(w: Words, owned: bool, kinds: list[int]) -> vec[i64]:
+    """A call's scratch (laid out by Words) with the kinds' bitboards in it as words: the variant's
+    own (`owned`, see _claim), which may hold them already, or a copy of `blank`."""
+    if owned:
+        s = w.scratch
+        if kinds is w.loaded:
+            return s
+    else:
+        s = w.blank[:]
     k: i64 = 0
     while k < w.nkinds:
         s[k] = word(kinds[k])
         k += 1
+    if owned:
+        w.loaded = kinds
     return s
+
+
+def _occupancy(w: Words, owned: bool, occ: list[int], color: i64) -> i64:
+    """occ[color] (a Board's occupancy by colour) as a word, through the cache when `owned`."""
+    if not owned:
+        return word(occ[color])
+    if occ is not w.loaded_occ:
+        w.occ_words[0] = word(occ[0])
+        w.occ_words[1] = word(occ[1])
+        w.loaded_occ = occ
+    return w.occ_words[color]
 
 
 def legal_moves(
@@ -554,7 +582,7 @@ def legal_moves(
     royal piece is in check (1) or not (0)."""
     owned = _claim(w)
     try:
-        s = _load(w, w.scratch if owned else w.blank[:], kinds)
+        s = _load(w, owned, kinds)
         them = us ^ 1
         size = w.size
         own = word(own_bb)
@@ -646,7 +674,7 @@ def captures_not_in_check(
     check, pins tested only for the pieces on a line from the royal square to an enemy rider."""
     owned = _claim(w)
     try:
-        s = _load(w, w.scratch if owned else w.blank[:], kinds)
+        s = _load(w, owned, kinds)
         them = us ^ 1
         own = word(own_bb)
         enemy = word(enemy_bb)
@@ -787,7 +815,7 @@ def any_attacked(
 def _any_attacked(w: Words, kinds: list[int], theirs_bb: int, color: i64, squares: i64, occ_bb: int) -> bool:
     owned = _claim(w)
     try:
-        s = _load(w, w.scratch if owned else w.blank[:], kinds)
+        s = _load(w, owned, kinds)
         _set_groups(w, s, color, word(theirs_bb))
         occ = word(occ_bb)
         while squares != 0:
@@ -800,39 +828,39 @@ def _any_attacked(w: Words, kinds: list[int], theirs_bb: int, color: i64, square
             w.busy = False
 
 
-def gives_check(
-    w: Words, kinds: list[int], own_bb: int, enemy_bb: int, us: i64, m: i64, mailbox: list[int]
-) -> i64:
+def gives_check(w: Words, kinds: list[int], occ: list[int], us: i64, m: i64, mailbox: list[int]) -> i64:
     """Would the legal move m (not castling, not en passant) leave the opponent's one royal piece
     attacked? 1 or 0; -1 where the opponent has several royal pieces (the caller makes the move
-    and looks). The moved piece is tested first, through its empty-board reach; a line through its
-    origin only where one of our riders could capture on the royal square from there."""
-    royals = word(kinds[w.royal_kind]) & word(enemy_bb)
-    if royals == 0:
-        return 0
-    if drop_low(royals) != 0:
-        return -1
-    ksq = low_square(royals)
-    frm: i64 = m & 1023
-    to: i64 = m >> TO_SHIFT & 1023
-    promo: i64 = m >> PROMO_SHIFT & 63
-    kind: i64 = promo - 1 if promo != 0 else mailbox[frm] >> 1
-    own = word(own_bb)
-    occ = (own | word(enemy_bb) | w.bit[to]) ^ w.bit[frm]
-    size = w.size
-    at = (us * w.nkinds + kind) * size
-    if (
-        w.capture_empty[at + to] & w.bit[ksq] != 0
-        and reach(w.capture[us * w.nkinds + kind], to, occ) & w.bit[ksq] != 0
-    ):
-        return 1
-    if w.rider_lines[us * size + ksq] & w.bit[frm] == 0:
-        return 0
-    # A line through the origin may have opened: our other pieces, with the new occupancy.
+    and looks). kinds and occ are the Board's lists. The moved piece is tested first, through its
+    empty-board reach; a line through its origin only where one of our riders could capture on the
+    royal square from there."""
     owned = _claim(w)
     try:
-        s = _load(w, w.scratch if owned else w.blank[:], kinds)
-        return 1 if _discovers(w, s, own, us, ksq, frm, occ) else 0
+        s = _load(w, owned, kinds)
+        own = _occupancy(w, owned, occ, us)
+        enemy = _occupancy(w, owned, occ, us ^ 1)
+        royals = s[w.royal_kind] & enemy
+        if royals == 0:
+            return 0
+        if drop_low(royals) != 0:
+            return -1
+        ksq = low_square(royals)
+        frm: i64 = m & 1023
+        to: i64 = m >> TO_SHIFT & 1023
+        promo: i64 = m >> PROMO_SHIFT & 63
+        kind: i64 = promo - 1 if promo != 0 else mailbox[frm] >> 1
+        both = (own | enemy | w.bit[to]) ^ w.bit[frm]
+        size = w.size
+        at = (us * w.nkinds + kind) * size
+        if (
+            w.capture_empty[at + to] & w.bit[ksq] != 0
+            and reach(w.capture[us * w.nkinds + kind], to, both) & w.bit[ksq] != 0
+        ):
+            return 1
+        if w.rider_lines[us * size + ksq] & w.bit[frm] == 0:
+            return 0
+        # A line through the origin may have opened: our other pieces, with the new occupancy.
+        return 1 if _discovers(w, s, own, us, ksq, frm, both) else 0
     finally:
         if owned:
             w.busy = False

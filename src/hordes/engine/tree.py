@@ -748,14 +748,22 @@ class Tree:
                         noisy = self.ordered_noisy(e, checked)
                         order += [m for m in noisy if m != hash_move] if hash_move else noisy
                     quiet_from = len(order)
-                    rest = self.quiet_moves(e).copy()
-                    if hash_move in rest:
-                        rest.remove(hash_move)
-                    if k1 in rest:
-                        rest.remove(k1)
+                    # The quiet moves but the hash move and the killers, which go first if legal
+                    # here (one pass of native int tests: `in` and list.remove compare objects).
+                    rest = []
+                    has_k1 = has_k2 = False
+                    for q in self.quiet_moves(e):
+                        if q == hash_move:
+                            continue
+                        if q == k1:
+                            has_k1 = True
+                        elif q == k2:
+                            has_k2 = True
+                        else:
+                            rest.append(q)
+                    if has_k1:
                         order.append(k1)
-                    if k2 in rest:
-                        rest.remove(k2)
+                    if has_k2:
                         order.append(k2)
                     rest.sort(key=hist.__getitem__, reverse=True)
                     order += rest

@@ -181,3 +181,33 @@ def test_a_call_that_finds_the_scratch_in_use_takes_its_own() -> None:
         table.busy = False
         assert _generators(board) == expected
         assert not table.busy
+
+
+def test_boards_that_share_the_tables_take_turns() -> None:
+    """The tables keep the words of the last kinds and occupancy lists they converted, by identity.
+    Two Boards of one variant calling in turn, each pushing and popping, must never read the other's
+    (or an earlier position's) words: every answer equals fastgen's, and gives_check equals making
+    the move and looking."""
+    first = Board("chess", PERFT_POSITIONS[0][1])
+    second = Board("chess", PERFT_POSITIONS[2][1])
+    table = words.build_words(first.compiled)
+    assert table is not None
+    comp = first.compiled
+    assert second.compiled is comp
+    rng = random.Random(7)
+    with _using(comp, table):
+        gives = {id(b): movegen.gives_check_fn(b) for b in (first, second)}
+        for step in range(60):
+            board = first if step % 2 else second
+            by_words = _generators(board)
+            with _using(comp, None):
+                assert by_words == _generators(board), board.fen()
+            for m in by_words[0]:
+                board.push_int(m)
+                looked = movegen.in_check(board, board.side)
+                board.pop_int()
+                assert gives[id(board)](m) == looked, (board.fen(), board.uci(board.int_to_move(m)))
+            if not by_words[0] or (step % 7 == 3 and board.moves_played()):
+                board.pop_int()
+            else:
+                board.push_int(rng.choice(by_words[0]))

@@ -39,6 +39,7 @@ COMPILED_MODULES: tuple[str, ...] = (
     "hordes.engine.evaluate",
     "hordes.engine.limits",
     "hordes.engine.node_static",
+    "hordes.engine.pawns",
     "hordes.engine.plan",
     "hordes.engine.plan_search",
     "hordes.engine.search",

@@ -29,17 +29,23 @@ def test_the_compiled_build_scores_nodes_on_words_and_the_pure_one_with_written_
     assert not use_compiled_static(65)
 
 
+PASSED = {"passed_pawn": [3, 7]}
+
+
+@pytest.mark.parametrize("overrides", [None, PASSED], ids=["document", "passed-pawns"])
 @pytest.mark.parametrize("name", SERVED)
-def test_both_node_functions_equal_evaluate_in_random_games(name: str) -> None:
+def test_both_node_functions_equal_evaluate_in_random_games(
+    name: str, overrides: dict[str, object] | None
+) -> None:
     variant = ALL[name]
-    ev = Evaluator(variant)
+    ev = Evaluator(variant, overrides)
     assert ev.written_out
-    shelter = ev.use_extras
+    shelter = ev.use_shelter
     on_words = ev._compiled_node_static(shelter).score
     written = ev._node_static_source(shelter)
     # and as the search calls them, the race around them
     both = (ev.node_static_on(words=True), ev.node_static_on(words=False))
-    rng = random.Random(name)
+    rng = random.Random(name + str(overrides))
     positions = 0
     for _ in range(4):
         board = Board(variant)

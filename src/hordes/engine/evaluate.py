@@ -20,6 +20,7 @@ from hordes.core import movegen
 from hordes.core.compiled import compiled
 from hordes.core.rules import Variant
 from hordes.engine.node_static import NodeStatic, use_compiled_static
+from hordes.engine.pawns import PassedPawns
 from hordes.engine.plan import PlanTerms
 from hordes.errors import VariantError
 
@@ -66,6 +67,9 @@ PAIR_TERMS: dict[str, tuple[int, int]] = {
     "royal_fork": (0, 0),
     # per direction of one of our pieces closed by an enemy restricting piece
     "restricted_mobility": (0, 0),
+    # per passed pawn (no enemy pawn ahead on its own or a neighbouring file), times the square of
+    # the ranks it has come beyond its first step (engine/pawns.py; per node; off by default)
+    "passed_pawn": (0, 0),
 }
 # The pull-trap-capture plan's weights (`hordes tune --params plan`).
 PLAN_TERMS = frozenset({"trapped", "royal_reach", "pull_reach", "royal_fork", "restricted_mobility"})
@@ -142,6 +146,7 @@ class EvalParams:
     pull_reach: tuple[int, int]
     royal_fork: tuple[int, int]
     restricted_mobility: tuple[int, int]
+    passed_pawn: tuple[int, int]
     tempo: int
     campmate_threat: int
     campmate_reach: int
@@ -235,6 +240,7 @@ def parse_params(variant: Variant, overrides: Mapping[str, Any] | None = None) -
         pull_reach=pairs["pull_reach"],
         royal_fork=pairs["royal_fork"],
         restricted_mobility=pairs["restricted_mobility"],
+        passed_pawn=pairs["passed_pawn"],
         tempo=scalars["tempo"],
         campmate_threat=scalars["campmate_threat"],
         campmate_reach=scalars["campmate_reach"],
@@ -418,8 +424,12 @@ class Evaluator:
         plan = PlanTerms(variant, params)
         self.plan: PlanTerms | None = plan if plan.active else None
         self.magnet_kinds = sorted({k for k, _, _ in comp.restrictors} | set(self.pull_kinds))
+        passed = PassedPawns(variant, comp.promo_kinds)
+        self.passed_pawn = params.passed_pawn
+        self.passed: PassedPawns | None = passed if passed.active and params.passed_pawn != (0, 0) else None
         self.use_extras = (
             self.use_shelter
+            or self.passed is not None
             or bool(self.camp_threat)
             or self.use_race
             or self.use_royal_mob
@@ -442,13 +452,12 @@ class Evaluator:
         self.attacker_kinds = [k for k, p in enumerate(pieces) if not (p.pawn or p.royal or p.immobile)]
         # What the search calls per node: `extras`, or the same sum written out for the usual case.
         self.node_extras: Callable[[Board, int], int] = self.extras
-        shelter_only = (
-            self.use_shelter
-            and bool(self.royal_kinds)
-            and not (
-                self.camp_threat or self.use_royal_mob or self.use_magnets or self.use_mop_up or self.plan
-            )
-        )  # (and perhaps the race, added to the written-out functions below)
+        others = self.camp_threat or self.use_royal_mob or self.use_magnets or self.use_mop_up or self.plan
+        # Every extra is one the written-out functions below compute: royal shelter and danger (with
+        # royal pieces to count around), passed pawns (and perhaps the race, added around them).
+        writable = not others and (self.use_shelter or self.passed is not None)
+        writable = writable and (bool(self.royal_kinds) or not self.use_shelter)
+        shelter_only = writable and self.passed is None
         shelter_race = shelter_only and self.use_race
         if shelter_race:
             # the written-out shelter terms, plus the race (usually a mask test that finds no royal near)
@@ -458,7 +467,7 @@ class Evaluator:
         # The whole static score for the side to move, evaluate() from a packed sum, as one call
         # where the extras are written out (or absent); None where the search composes it.
         self.node_static: Callable[[Board, int], int] | None = None
-        self.written_out = shelter_only or not self.use_extras  # (the race is added around it)
+        self.written_out = writable or not self.use_extras  # (the race is added around it)
         if self.written_out:
             self.node_static = self.node_static_on(use_compiled_static(geo.size))
         # Values for move ordering and pruning (middlegame material of a kind, by code).
@@ -564,6 +573,10 @@ class Evaluator:
                     n = self.pullable_royals(board)
                     mg += n * self.royal_pull[0]
                     eg += n * self.royal_pull[1]
+        if self.passed is not None:
+            n = self.passed.score(board)
+            mg += n * self.passed_pawn[0]
+            eg += n * self.passed_pawn[1]
         if self.plan is not None:
             p_mg, p_eg = self.plan.score(board)
             mg += p_mg
@@ -605,8 +618,39 @@ class Evaluator:
             ]
         return lines
 
+    def _passed_lines(self) -> list[str]:
+        """Source lines that set `passed` (PassedPawns.score) from `board`, for `node_static`."""
+        assert self.passed is not None
+        p = self.passed
+        blockers = " | ".join(f"kinds[{k}]" for k in p.blockers) or "0"
+        lines = [
+            "    kinds = board.kind_bb",
+            "    white, black = board.occ",
+            f"    blockers = {blockers}",
+            "    passed = 0",
+        ]
+        for color, own, other, sign in ((0, "white", "black", "+"), (1, "black", "white", "-")):
+            if not p.kinds[color]:
+                continue
+            mine = " | ".join(f"kinds[{k}]" for k in p.kinds[color])
+            lines += [
+                f"    bb = ({mine}) & {own}",
+                f"    theirs = blockers & {other}",
+                "    while bb:",
+                "        low = bb & -bb",
+                "        bb ^= low",
+                "        sq = low.bit_length() - 1",
+                f"        if not pspan{color}[sq] & theirs:",
+                f"            passed {sign}= pworth{color}[sq]",
+            ]
+        return lines
+
     def _compile(self, name: str, lines: list[str]) -> Callable[[Board, int], int]:
         scope: dict[str, Any] = {"ring": self.ring, "zone": self.zone}
+        if self.passed is not None:
+            for c in (0, 1):
+                scope[f"pspan{c}"] = self.passed.span[c]
+                scope[f"pworth{c}"] = self.passed.worth[c]
         exec("\n".join(lines), scope)
         fn: Callable[[Board, int], int] = scope[name]
         return fn
@@ -638,7 +682,8 @@ class Evaluator:
         for the side to move, plus tempo: equal to `evaluate`, in one call where `written_out`. With
         `words`, compiled code on 64-bit words (engine/node_static.py: the compiled build on boards of
         at most 64 squares), else source written out for this document."""
-        shelter = self.use_extras  # where written out, shelter and danger are the only extras but the race
+        shelter = self.use_shelter  # where written out, shelter, danger and passed pawns are the only
+        # extras but the race
         static = self._compiled_node_static(shelter).score if words else self._node_static_source(shelter)
         return self._static_plus_race(static) if self.use_race else static
 
@@ -652,24 +697,36 @@ class Evaluator:
             attacker_kinds=self.attacker_kinds,
             ring=self.ring,
             zone=self.zone,
+            passed=self.passed,
+            passed_weight=self.passed_pawn,
         )
 
     def _node_static_source(self, shelter: bool) -> Callable[[Board, int], int]:
         """The same as one straight-line function, its constants written in, run with `exec`."""
         hi, lo = self.phase_hi, self.phase_lo
         span = max(1, hi - lo)
+        tables = ", pspan0=pspan0, pspan1=pspan1, pworth0=pworth0, pworth1=pworth1" if self.passed else ""
         lines = [
-            "def node_static(board, packed, ring=ring, zone=zone):",
+            f"def node_static(board, packed, ring=ring, zone=zone{tables}):",
             f"    t = packed + {_HALF + (_HALF << BITS)}",  # fields made non-negative: plain bit slices
             f"    eg = (t & {_MASK}) - {_HALF}",
             f"    mg = (t >> {BITS} & {_MASK}) - {_HALF}",
             f"    ph = t >> {2 * BITS}",
         ]
-        if shelter:
-            (s_mg, s_eg), (d_mg, d_eg) = self.shelter, self.danger
-            lines += self._shelter_lines()
-            mid = f"shelter * {s_mg} + danger * {d_mg}"
-            end = f"shelter * {s_eg} + danger * {d_eg}"
+        if shelter or self.passed is not None:
+            mids: list[str] = []
+            ends: list[str] = []
+            if shelter:
+                (s_mg, s_eg), (d_mg, d_eg) = self.shelter, self.danger
+                lines += self._shelter_lines()
+                mids.append(f"shelter * {s_mg} + danger * {d_mg}")
+                ends.append(f"shelter * {s_eg} + danger * {d_eg}")
+            if self.passed is not None:
+                lines += self._passed_lines()
+                mids.append(f"passed * {self.passed_pawn[0]}")
+                ends.append(f"passed * {self.passed_pawn[1]}")
+            mid = " + ".join(mids)
+            end = " + ".join(ends)
             lines += [
                 f"    if ph >= {hi}:",
                 f"        score = mg + {mid}",

@@ -22,6 +22,7 @@ from hordes.core.words import MAX_SQUARES, drop_low, low_square, popcount, word
 
 if TYPE_CHECKING:
     from hordes.core.position import Board
+    from hordes.engine.pawns import PassedPawns
 
 # The packed score's layout (evaluate.pack): phase << 2*BITS | mg << BITS | eg, fields signed.
 BITS: Final = 24
@@ -50,6 +51,8 @@ class NodeStatic:
         attacker_kinds: list[int],
         ring: list[int],
         zone: list[int],
+        passed: PassedPawns | None = None,
+        passed_weight: tuple[int, int] = (0, 0),
     ) -> None:
         self.hi = phase[0]
         self.lo = phase[1]
@@ -62,6 +65,21 @@ class NodeStatic:
         self.attacker_kinds = list(attacker_kinds)
         self.ring: vec[i64] = vec[i64]([word(bb) for bb in ring])
         self.zone: vec[i64] = vec[i64]([word(bb) for bb in zone])
+        # Passed pawns (engine/pawns.py), on words: each side's pawn kinds, the pawn kinds that block,
+        # and by [colour * 64 + square] the span ahead and the worth.
+        self.use_passed = passed is not None
+        self.p_mg, self.p_eg = passed_weight
+        self.pawn_kinds: list[list[int]] = [list(passed.kinds[c]) for c in (0, 1)] if passed else [[], []]
+        self.blocker_kinds: list[int] = list(passed.blockers) if passed else []
+        spans = [0] * (2 * MAX_SQUARES)
+        worths = [0] * (2 * MAX_SQUARES)
+        if passed is not None:
+            for c in (0, 1):
+                for sq, (bb, value) in enumerate(zip(passed.span[c], passed.worth[c], strict=True)):
+                    spans[c * MAX_SQUARES + sq] = bb
+                    worths[c * MAX_SQUARES + sq] = value
+        self.span_ahead: vec[i64] = vec[i64]([word(bb) for bb in spans])
+        self.worth: vec[i64] = vec[i64](worths)
 
     def score(self, board: Board, packed: int) -> int:
         t = packed + OFFSET
@@ -75,24 +93,55 @@ class NodeStatic:
             score = eg
         else:
             score = (mg * (ph - lo) + eg * (hi - ph)) // span
-        if self.use_shelter:
-            shelter, danger = self._counts(board)
-            if ph >= hi:
-                score += shelter * self.s_mg + danger * self.d_mg
-            elif ph <= lo:
-                score += shelter * self.s_eg + danger * self.d_eg
-            else:
+        if self.use_shelter or self.use_passed:
+            mid = end = 0
+            white = word(board.occ[0])
+            black = word(board.occ[1])
+            if self.use_shelter:
+                shelter, danger = self._counts(board, white, black)
                 mid = shelter * self.s_mg + danger * self.d_mg
                 end = shelter * self.s_eg + danger * self.d_eg
+            if self.use_passed:
+                n = self._passed(board, white, black)
+                mid += n * self.p_mg
+                end += n * self.p_eg
+            if ph >= hi:
+                score += mid
+            elif ph <= lo:
+                score += end
+            else:
                 score += (mid * (ph - lo) + end * (hi - ph)) // span
         return (score if board.side == 0 else -score) + self.tempo
 
-    def _counts(self, board: Board) -> tuple[int, int]:
+    def _passed(self, board: Board, white: i64, black: i64) -> int:
+        """PassedPawns.score on words: White's passed pawns' worth minus Black's."""
+        kinds = board.kind_bb
+        blockers: i64 = 0
+        for k in self.blocker_kinds:
+            blockers |= word(kinds[k])
+        total: i64 = 0
+        for color in (0, 1):
+            mine: i64 = 0
+            for k in self.pawn_kinds[color]:
+                mine |= word(kinds[k])
+            bb = mine & (white if color == 0 else black)
+            if bb == 0:
+                continue
+            theirs = blockers & (black if color == 0 else white)
+            base: i64 = color * MAX_SQUARES
+            part: i64 = 0
+            while bb != 0:
+                sq = low_square(bb)
+                bb = drop_low(bb)
+                if self.span_ahead[base + sq] & theirs == 0:
+                    part += self.worth[base + sq]
+            total += part if color == 0 else -part
+        return int(total)
+
+    def _counts(self, board: Board, white: i64, black: i64) -> tuple[int, int]:
         """(shelter, danger), White's minus Black's: own pieces next to each royal piece, and enemy
         attackers within two steps of it."""
         kinds = board.kind_bb
-        white = word(board.occ[0])
-        black = word(board.occ[1])
         royals: i64 = 0
         for k in self.royal_kinds:
             royals |= word(kinds[k])

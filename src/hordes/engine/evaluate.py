@@ -424,9 +424,10 @@ class Evaluator:
         plan = PlanTerms(variant, params)
         self.plan: PlanTerms | None = plan if plan.active else None
         self.magnet_kinds = sorted({k for k, _, _ in comp.restrictors} | set(self.pull_kinds))
-        passed = PassedPawns(variant, comp.promo_kinds)
+        # Passed pawns: the tables are built only where the document weighs the term.
         self.passed_pawn = params.passed_pawn
-        self.passed: PassedPawns | None = passed if passed.active and params.passed_pawn != (0, 0) else None
+        passed = PassedPawns(variant, comp.promo_kinds) if params.passed_pawn != (0, 0) else None
+        self.passed: PassedPawns | None = passed if passed is not None and passed.active else None
         self.use_extras = (
             self.use_shelter
             or self.passed is not None

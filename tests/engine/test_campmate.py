@@ -35,10 +35,25 @@ def _entries() -> list[tuple[str, str, int, list[str]]]:
 
 
 ENTRIES = _entries()
+# Orda's document traces roads with campmate_delay since 2026-12-06 (42 % of its losses to Fairy-Stockfish
+# were campmates without it, 15 % with it: docs/benchmarks.md). A guarded camp square then counts as one
+# step of waiting, so covering the corner with the Bishop scores less than before, and level 6 plays
+# Rb7 (36 centipawns behind the three stops at depth 5, inside its noise). Known, and strict: the day
+# level 6 solves it again, this mark fails and comes off.
+KNOWN_MISSES = {
+    "8/7R/6a1/8/5B1K/k7/8/8 w - - 0 1": "campmate_delay: level 6 plays Rb7, which loses in 6",
+}
+
+
+def _param(i: int, entry: tuple[str, str, int, list[str]]) -> object:
+    fen, kind, n, _ = entry
+    marks = [pytest.mark.xfail(strict=True, reason=KNOWN_MISSES[fen])] if fen in KNOWN_MISSES else []
+    return pytest.param(*entry, marks=marks, id=f"{kind}{n}-{i}")
 
 
 def test_p1_campmate_file_holds_races_and_stops() -> None:
     kinds = [kind for _, kind, _, _ in ENTRIES]
+    assert set(KNOWN_MISSES) <= {fen for fen, _, _, _ in ENTRIES}
     assert len(ENTRIES) >= 20
     assert kinds.count("race") >= 5 and kinds.count("stop") >= 5, kinds
     for fen, _, _, solutions in ENTRIES:
@@ -47,9 +62,7 @@ def test_p1_campmate_file_holds_races_and_stops() -> None:
         assert set(solutions) <= legal and len(legal) - len(solutions) >= 3, fen
 
 
-@pytest.mark.parametrize(
-    ("fen", "kind", "n", "solutions"), ENTRIES, ids=[f"{e[1]}{e[2]}-{i}" for i, e in enumerate(ENTRIES)]
-)
+@pytest.mark.parametrize(("fen", "kind", "n", "solutions"), [_param(i, e) for i, e in enumerate(ENTRIES)])
 def test_p1_campmate_tactics_at_level_6(fen: str, kind: str, n: int, solutions: list[str]) -> None:
     board = Board("orda", fen)
     no_clock = replace(level(6), movetime=None)  # level 6's depth and node caps, not its time
@@ -82,7 +95,8 @@ def test_p1_campmate_is_the_first_move_searched() -> None:
 
 
 def test_p1_race_counts_free_roads_and_who_arrives_first() -> None:
-    ev = Evaluator(Board("orda").variant, {"campmate_reach": 3})  # roads of up to three steps
+    # roads of up to three steps, guarded squares closing them
+    ev = Evaluator(Board("orda").variant, {"campmate_reach": 3, "campmate_delay": False})
     # Black's Khan on e3: its road is e2/d2/f2 then rank 1, two steps; White's King is far away.
     free = Board("orda", "8/8/8/8/K7/4k3/8/8 w - - 0 1")
     assert (ev.road(free, 0), ev.road(free, 1)) == (0, 2)
@@ -119,3 +133,29 @@ def test_p1_variants_without_campmate_pay_nothing() -> None:
     assert not chess.use_race and chess.node_static is not None  # the written-out score is kept
     orda = evaluator(Board("orda").variant)
     assert orda.use_race and orda.node_static is not None
+
+
+def test_p1_campmate_delay_makes_a_guarded_square_cost_a_step() -> None:
+    def delayed(reach: int) -> Evaluator:
+        return Evaluator(Board("orda").variant, {"campmate_reach": reach, "campmate_delay": True})
+
+    # A free road is as long as without the switch.
+    free = Board("orda", "8/8/8/8/K7/4k3/8/8 w - - 0 1")
+    assert delayed(4).road(free, 1) == 2
+    # Our own Horse Archers on d2, e2 and f2 cost a step each, and so do squares White attacks.
+    # White's King on e1 watches d2, e2, f2, d1 and f1: the Khan goes round by d3 and c2 to b1 or c1
+    # in three steps.
+    own = Board("orda", "8/8/8/8/K7/4k3/3aaa2/8 w - - 0 1")
+    assert delayed(4).road(own, 1) == 3
+    kings = Board("orda", "8/8/8/8/8/4k3/8/4K3 w - - 0 1")
+    assert delayed(4).road(kings, 1) == 3
+    # The guarded board above: without the switch the watched squares close the road. With it, the
+    # Khan goes e2 (free) and waits a step for a watched square of rank 1: three steps, beyond a
+    # reach of two.
+    guarded = Board("orda", "8/8/8/8/K3N3/4k3/8/R7 w - - 0 1")
+    assert delayed(3).road(guarded, 1) == 3
+    assert delayed(2).road(guarded, 1) == 0
+    # A guarded square short of the camp costs one: the Knight on c4 watches d2 and the Rook on h2
+    # watches the second rank; the Khan on d3 waits a step on c2, d2 or e2 and reaches rank 1 in 2 + 1.
+    second = Board("orda", "8/8/8/8/K1N5/3k4/7R/8 w - - 0 1")
+    assert delayed(4).road(second, 1) == 3

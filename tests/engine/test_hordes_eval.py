@@ -129,11 +129,12 @@ def test_static_evaluation_does_not_reward_an_owner_changing_capture() -> None:
 
 def _reference(ev: Evaluator, board: Board) -> int:
     """The evaluation as it was before the new terms: piece squares, royal shelter and danger (and
-    the campmate race, issue 18, where the rules have a camp)."""
+    issue 18's campmate race where the rules have a camp, and passed pawns where weighed)."""
     packed = ev.packed(board)
     score = ev.tapered(packed) + (ev.threat(board) if ev.camp_threat else 0)
     score += ev.race_score(board, packed) if ev.use_race else 0
-    if ev.use_shelter:
+    passed = ev.passed.score(board) if ev.passed is not None else 0
+    if ev.use_shelter or passed:
         kinds, occ = board.kind_bb, board.occ
         royals = sum(kinds[k] for k in ev.royal_kinds)
         attackers = sum(kinds[k] for k in ev.attacker_kinds)
@@ -144,8 +145,8 @@ def _reference(ev: Evaluator, board: Board) -> int:
                     shelter += sign * (ev.ring[sq] & occ[color]).bit_count()
                     danger += sign * (ev.zone[sq] & attackers & occ[color ^ 1]).bit_count()
         ph = unpack(packed)[0]
-        mg = shelter * ev.shelter[0] + danger * ev.danger[0]
-        eg = shelter * ev.shelter[1] + danger * ev.danger[1]
+        mg = shelter * ev.shelter[0] + danger * ev.danger[0] + passed * ev.passed_pawn[0]
+        eg = shelter * ev.shelter[1] + danger * ev.danger[1] + passed * ev.passed_pawn[1]
         hi, lo = ev.phase_hi, ev.phase_lo
         score += mg if ph >= hi else eg if ph <= lo else (mg * (ph - lo) + eg * (hi - ph)) // (hi - lo)
     return (score if board.side == 0 else -score) + ev.tempo

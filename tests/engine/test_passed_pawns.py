@@ -47,6 +47,9 @@ def test_passed_pawn_counts_the_horde_in_orda() -> None:
 def test_passed_pawn_adds_to_the_evaluation_by_its_weights() -> None:
     fen = "4k3/4P3/8/8/8/8/8/4K3 w - - 0 1"
     chess = load_variant("chess")
-    off = Evaluator(chess).evaluate(Board(chess, fen))
+    off = Evaluator(chess, {"passed_pawn": 0}).evaluate(Board(chess, fen))
     on = Evaluator(chess, ON).evaluate(Board(chess, fen))
     assert on - off == 25 * 6  # an endgame: the endgame weight, 6 a unit
+    # chess's document weighs it at [8, 10] (its SPRT, docs/benchmarks.md); Orda's leaves it off
+    assert Evaluator(chess).evaluate(Board(chess, fen)) - off == 25 * 10
+    assert Evaluator(load_variant("orda")).params.passed_pawn == (0, 0)

@@ -102,6 +102,10 @@ SWITCHES: dict[str, bool] = {
     # follows (plan.see: the capturer may be taken back by a royal piece) and plays the pulls that put
     # an enemy piece where our royal pieces can take it.
     "plan_quiescence": False,
+    # rules.campmate: a square on a royal's road that the opponent attacks, or that its own piece
+    # holds, delays the road by one step instead of closing it (a guard can be blocked or drawn away,
+    # and the piece can step aside; Fairy-Stockfish's flag term traces roads so).
+    "campmate_delay": False,
 }
 OTHER_KEYS = {"pawn_unit"}  # internal units of one pawn, for UCI "score cp" (default: the pawn's eg value)
 # Terms switched on by the material balance: their effect is not linear in the piece values, so
@@ -155,6 +159,7 @@ class EvalParams:
     null_move: bool
     late_move_reductions: bool
     late_move_pruning: bool
+    campmate_delay: bool
     deep_pruning: bool
     plan_quiescence: bool
     pawn_unit: int
@@ -249,6 +254,7 @@ def parse_params(variant: Variant, overrides: Mapping[str, Any] | None = None) -
         null_move=switches["null_move"],
         late_move_reductions=switches["late_move_reductions"],
         late_move_pruning=switches["late_move_pruning"],
+        campmate_delay=switches["campmate_delay"],
         deep_pruning=switches["deep_pruning"],
         plan_quiescence=switches["plan_quiescence"],
         pawn_unit=int(pawn_unit),
@@ -362,6 +368,7 @@ class Evaluator:
         reach = min(params.campmate_reach, size)
         self.reach = reach if comp.camp_kinds and params.campmate_race != (0, 0) else 0
         self.use_race = self.reach > 0
+        self.delay = params.campmate_delay
         self.race_steps: dict[int, list[int]] = {}
         self.race_within: dict[int, list[int]] = {}
         self.race_zone = [0, 0]  # squares within reach of the camp, per colour
@@ -891,6 +898,8 @@ class Evaluator:
         campmate_reach; 0 when there is none. A free road goes through squares its own pieces do not
         hold and the opponent does not attack (an enemy piece on it must be undefended), never
         farther from the camp than campmate_reach allows."""
+        if self.delay:
+            return self.delayed_road(board, color)
         kinds = board.kind_bb
         occ = board.occ
         own = occ[color]
@@ -968,6 +977,77 @@ class Evaluator:
                 if not free:
                     break
                 frontier = free
+        return best
+
+    def delayed_road(self, board: Board, color: int) -> int:
+        """`road` under campmate_delay: steps to the camp, where a square the opponent attacks or our
+        own piece holds costs one step more (the royal waits there a step) instead of closing the
+        road; within campmate_reach, 0 when there is none. Enemy royal pieces still close it."""
+        kinds = board.kind_bb
+        occ = board.occ
+        own = occ[color]
+        bb = 0
+        for k in self.camp_kinds:
+            bb |= kinds[k]
+        bb &= own & self.race_zone[color]
+        if not bb:
+            return 0
+        them = color ^ 1
+        comp = board.compiled
+        occupied = occ[0] | occ[1]
+        royals = self._royals(board) & occ[them]
+        theirs = occ[them]
+        attacked = comp.attacked[them]
+        exact = comp.restrictions
+        reach = self.reach
+        best = 0
+        while bb:
+            low = bb & -bb
+            bb ^= low
+            code = board.mailbox[low.bit_length() - 1]
+            moves = self.race_steps[code]
+            within = self.race_within[code]
+            camp = within[0]
+            clear = occupied ^ low
+            seen = low | royals
+            frontier = low
+            held = 0  # squares reached a step ago that cost one more: the royal stands there now
+            for step in range(1, reach + 1):
+                if best and step >= best:
+                    break
+                if held & camp:
+                    best = step
+                    break
+                nxt = 0
+                while frontier:
+                    f = frontier & -frontier
+                    frontier ^= f
+                    nxt |= moves[f.bit_length() - 1]
+                nxt &= within[reach - step] & ~seen
+                seen |= nxt
+                free = 0
+                slow = nxt & own
+                nxt &= ~own
+                while nxt:
+                    t = nxt & -nxt
+                    nxt ^= t
+                    tsq = t.bit_length() - 1
+                    if (
+                        movegen.attacked_by(board, them, tsq, clear)
+                        if exact
+                        else attacked(kinds, theirs, tsq, clear)
+                    ):
+                        slow |= t
+                    else:
+                        free |= t
+                if free & camp:
+                    best = step
+                    break
+                # the squares held up a step ago join the walk now, if the camp is still in reach
+                frontier = free | (held & within[reach - step])
+                held = slow & within[reach - step - 1] if step < reach else 0
+                if not frontier and not held:
+                    break
         return best
 
     def race(self, board: Board) -> int:

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Final, TypeGuard
 from weakref import WeakKeyDictionary
 
 from hordes.core import movegen
-from hordes.core.compiled import compiled
+from hordes.core.compiled import AttackTest, compiled
 from hordes.core.rules import Variant
 from hordes.engine.node_static import NodeStatic, use_compiled_static
 from hordes.engine.pawns import PassedPawns
@@ -897,9 +897,7 @@ class Evaluator:
         """Steps of the shortest free road of `color`'s camp-winning royals to their camp, within
         campmate_reach; 0 when there is none. A free road goes through squares its own pieces do not
         hold and the opponent does not attack (an enemy piece on it must be undefended), never
-        farther from the camp than campmate_reach allows."""
-        if self.delay:
-            return self.delayed_road(board, color)
+        farther from the camp than campmate_reach allows. Under campmate_delay, `_delayed_road`."""
         kinds = board.kind_bb
         occ = board.occ
         own = occ[color]
@@ -916,6 +914,8 @@ class Evaluator:
         theirs = occ[them]
         attacked = comp.attacked[them]
         exact = comp.restrictions  # restricted attackers: ask movegen, which knows the mechanism
+        if self.delay:
+            return self._delayed_road(board, bb, them, royals, attacked, exact)
         reach = self.reach
         best = 0
         while bb:
@@ -979,26 +979,18 @@ class Evaluator:
                 frontier = free
         return best
 
-    def delayed_road(self, board: Board, color: int) -> int:
-        """`road` under campmate_delay: steps to the camp, where a square the opponent attacks or our
-        own piece holds costs one step more (the royal waits there a step) instead of closing the
-        road; within campmate_reach, 0 when there is none. Enemy royal pieces still close it."""
+    def _delayed_road(
+        self, board: Board, bb: int, them: int, royals: int, attacked: AttackTest, exact: bool
+    ) -> int:
+        """`road` under campmate_delay, for the royals `bb` against the side `them` (with `road`'s
+        enemy royals, attack test and restriction flag): steps to the camp, where a square the
+        opponent attacks or our own piece holds costs one step more (the royal waits there a step)
+        instead of closing the road; within campmate_reach, 0 when there is none. Enemy royal
+        pieces still close it."""
         kinds = board.kind_bb
-        occ = board.occ
-        own = occ[color]
-        bb = 0
-        for k in self.camp_kinds:
-            bb |= kinds[k]
-        bb &= own & self.race_zone[color]
-        if not bb:
-            return 0
-        them = color ^ 1
-        comp = board.compiled
-        occupied = occ[0] | occ[1]
-        royals = self._royals(board) & occ[them]
-        theirs = occ[them]
-        attacked = comp.attacked[them]
-        exact = comp.restrictions
+        occupied = board.occ[0] | board.occ[1]
+        own = board.occ[them ^ 1]
+        theirs = board.occ[them]
         reach = self.reach
         best = 0
         while bb:

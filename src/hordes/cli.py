@@ -52,7 +52,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
 
 def _check_evaluation(variant: Variant) -> None:
     """The engine's section is read by the engine: check it here too, with the line of its key."""
-    from hordes.engine.evaluate import parse_params
+    from hordes.engine.eval_params import parse_params
 
     try:
         parse_params(variant)

@@ -8,7 +8,8 @@ import pytest
 
 from hordes import Board, parse_variant
 from hordes.core import movegen
-from hordes.engine.evaluate import evaluator, parse_params
+from hordes.engine.eval_params import parse_params
+from hordes.engine.evaluate import evaluator
 from hordes.engine.levels import LEVELS, capped, level, think
 from hordes.engine.limits import Limits
 from hordes.engine.search import Searcher

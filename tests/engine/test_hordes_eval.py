@@ -10,7 +10,8 @@ import pytest
 
 from hordes import Board, parse_variant
 from hordes.core.rules import Variant
-from hordes.engine.evaluate import Evaluator, evaluator, parse_params, unpack
+from hordes.engine.eval_params import parse_params
+from hordes.engine.evaluate import Evaluator, evaluator, unpack
 from hordes.errors import VariantError
 from tests.engine.conftest import random_positions
 
@@ -129,12 +130,18 @@ def test_static_evaluation_does_not_reward_an_owner_changing_capture() -> None:
 
 def _reference(ev: Evaluator, board: Board) -> int:
     """The evaluation as it was before the new terms: piece squares, royal shelter and danger (and
-    issue 18's campmate race where the rules have a camp, and passed pawns where weighed)."""
+    issue 18's campmate race where the rules have a camp, and pawn structure and the colour pair
+    where weighed)."""
     packed = ev.packed(board)
     score = ev.tapered(packed) + (ev.threat(board) if ev.camp_threat else 0)
     score += ev.race_score(board, packed) if ev.use_race else 0
-    passed = ev.passed.score(board) if ev.passed is not None else 0
-    if ev.use_shelter or passed:
+    counts = ev.pawns.counts(board) if ev.pawns is not None else (0, 0, 0)
+    pawn_mg = sum(n * w[0] for n, w in zip(counts, ev.pawn_weights, strict=True))
+    pawn_eg = sum(n * w[1] for n, w in zip(counts, ev.pawn_weights, strict=True))
+    if ev.pairs is not None:
+        pawn_mg += ev.pairs.count(board) * ev.colour_pair[0]
+        pawn_eg += ev.pairs.count(board) * ev.colour_pair[1]
+    if ev.use_shelter or pawn_mg or pawn_eg:
         kinds, occ = board.kind_bb, board.occ
         royals = sum(kinds[k] for k in ev.royal_kinds)
         attackers = sum(kinds[k] for k in ev.attacker_kinds)
@@ -145,8 +152,8 @@ def _reference(ev: Evaluator, board: Board) -> int:
                     shelter += sign * (ev.ring[sq] & occ[color]).bit_count()
                     danger += sign * (ev.zone[sq] & attackers & occ[color ^ 1]).bit_count()
         ph = unpack(packed)[0]
-        mg = shelter * ev.shelter[0] + danger * ev.danger[0] + passed * ev.passed_pawn[0]
-        eg = shelter * ev.shelter[1] + danger * ev.danger[1] + passed * ev.passed_pawn[1]
+        mg = shelter * ev.shelter[0] + danger * ev.danger[0] + pawn_mg
+        eg = shelter * ev.shelter[1] + danger * ev.danger[1] + pawn_eg
         hi, lo = ev.phase_hi, ev.phase_lo
         score += mg if ph >= hi else eg if ph <= lo else (mg * (ph - lo) + eg * (hi - ph)) // (hi - lo)
     return (score if board.side == 0 else -score) + ev.tempo

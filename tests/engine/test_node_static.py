@@ -29,10 +29,13 @@ def test_the_compiled_build_scores_nodes_on_words_and_the_pure_one_with_written_
     assert not use_compiled_static(65)
 
 
-PASSED = {"passed_pawn": [3, 7]}
+PAWNS = {"passed_pawn": [3, 7], "isolated_pawn": [-5, -11], "doubled_pawn": [-13, -17]}
+PAIRS = {"colour_pair": [23, 41]}  # with the pawn terms of the document only
 
 
-@pytest.mark.parametrize("overrides", [None, PASSED], ids=["document", "passed-pawns"])
+@pytest.mark.parametrize(
+    "overrides", [None, PAWNS, {**PAWNS, **PAIRS}, PAIRS], ids=["document", "pawns", "pawns-pairs", "pairs"]
+)
 @pytest.mark.parametrize("name", SERVED)
 def test_both_node_functions_equal_evaluate_in_random_games(
     name: str, overrides: dict[str, object] | None

@@ -40,7 +40,7 @@ from hordes import Board, HordesError, Move, builtin_variants, load_variant, par
 from hordes.cli import main
 from hordes.core.betza import parse_betza
 from hordes.core.rules import Variant
-from hordes.engine.evaluate import parse_params
+from hordes.engine.eval_params import parse_params
 from hordes.notation.pgn import Game, PgnError, read_games, resolve_variant, write_game
 from hordes.notation.san import parse_san, san
 from hordes.variants.loader import BUILTIN_DIR

@@ -12,106 +12,20 @@ pawn 120/213), from White's point of view inside this module and from the side t
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Final, TypeGuard
+from typing import TYPE_CHECKING, Any, Final
 from weakref import WeakKeyDictionary
 
 from hordes.core import movegen
 from hordes.core.compiled import AttackTest, compiled
 from hordes.core.rules import Variant
+from hordes.engine.eval_params import parse_params
 from hordes.engine.node_static import NodeStatic, use_compiled_static
-from hordes.engine.pawns import PassedPawns
+from hordes.engine.pairs import ColourPairs
+from hordes.engine.pawns import COUNTS, PawnStructure
 from hordes.engine.plan import PlanTerms
-from hordes.errors import VariantError
 
 if TYPE_CHECKING:
     from hordes.core.position import Board
-
-# Terms with a [middlegame, endgame] weight pair; each may be given as one number for both.
-PAIR_TERMS: dict[str, tuple[int, int]] = {
-    # per unit of a piece's "natural mobility" (moves on an empty board) above its average over the
-    # board; for pawn-flagged pieces, per file of distance from the edge
-    "centre": (4, 2),
-    # per rank a promoting piece has advanced towards its promotion rank
-    "pawn_advance": (4, 12),
-    # royal pieces: per unit of natural mobility above average (negative middlegame value: stay home)
-    "royal_centre": (-6, 8),
-    # per own piece on a square next to a royal piece
-    "royal_shelter": (12, 0),
-    # per enemy piece (not a pawn, not royal) within two squares of a royal piece: attackers gather
-    "royal_danger": (-12, 0),
-    # royal pieces that win by reaching a camp (rules.campmate): per rank of progress towards it
-    "campmate": (0, 30),
-    # rules.campmate: per step a royal piece's free road to its camp (king steps through squares the
-    # opponent does not attack and its own pieces do not block) is shorter than campmate_reach + 1;
-    # nothing for the side whose royal arrives later than the other's (per node)
-    "campmate_race": (20, 60),
-    # per square a royal piece could move to (empty, or holding an enemy piece): a boxed-in royal is
-    # closer to having no move (per node; off by default)
-    "royal_mobility": (0, 0),
-    # per enemy piece held by one of our restricting pieces (magnets; per node; off by default)
-    "restriction": (0, 0),
-    # per enemy royal piece that one of our pulling pieces could pull next to it (per node; off)
-    "royal_pull": (0, 0),
-    # the side ahead by mop_up_margin or more: per step the enemy royals stand from the centre and
-    # per step of closeness of its own royals to the nearest enemy royal (per node; off by default)
-    "mop_up": (0, 0),
-    # The pull-trap-capture plan (hordes/engine/plan.py; per node, each off by default):
-    # per enemy piece in our half that cannot leave it (restrictions, blockers, our royals' squares)
-    "trapped": (0, 0),
-    # per enemy piece (not royal) our King or Knight could take on a square the enemy does not defend
-    "royal_reach": (0, 0),
-    # per enemy piece (not royal) one of our magnets could pull onto a square our royals reach
-    "pull_reach": (0, 0),
-    # per enemy royal piece one move from attacking two of our royal pieces at once (a fork: mate)
-    "royal_fork": (0, 0),
-    # per direction of one of our pieces closed by an enemy restricting piece
-    "restricted_mobility": (0, 0),
-    # per passed pawn (no enemy pawn ahead on its own or a neighbouring file), times the square of
-    # the ranks it has come beyond its first step (engine/pawns.py; per node; off by default)
-    "passed_pawn": (0, 0),
-}
-# The pull-trap-capture plan's weights (`hordes tune --params plan`).
-PLAN_TERMS = frozenset({"trapped", "royal_reach", "pull_reach", "royal_fork", "restricted_mobility"})
-# Single numbers and switches.
-SCALAR_TERMS: dict[str, int] = {
-    "tempo": 10,  # bonus for the side to move
-    # rules.campmate: penalty for the side to move when an enemy royal piece could step into its camp
-    # on a square we do not attack (we must parry at once, or lose)
-    "campmate_threat": 0,
-    # rules.campmate: how many steps from its camp a royal piece's road is traced (0 switches the race
-    # off; the cost of an evaluation grows with it)
-    "campmate_reach": 3,
-    # material lead (endgame values) from which mop_up applies, in internal units
-    "mop_up_margin": 400,
-    # where repetition loses (rules.repetition): penalty for a move that undoes the mover's previous
-    # move (the piece goes back, or changes back) or repeats a position, so the engine makes progress
-    "shuffle": 0,
-}
-SWITCHES: dict[str, bool] = {
-    # Null-move pruning assumes that passing never helps; documents of zugzwang-heavy games switch it off.
-    "null_move": True,
-    # Late-move reductions (search later quiet moves less deeply first).
-    "late_move_reductions": True,
-    # Late-move pruning (skip the later quiet moves of a shallow node; docs/benchmarks.md).
-    "late_move_pruning": True,
-    # Deeper pruning: reverse futility to depth 6 at one pawn a ply, a null-move reduction of
-    # 3 + depth/3, and one more ply of late-move reduction off the principal variation.
-    "deep_pruning": True,
-    # Where captures change the capturer's owner: quiescence judges captures by the exchange that
-    # follows (plan.see: the capturer may be taken back by a royal piece) and plays the pulls that put
-    # an enemy piece where our royal pieces can take it.
-    "plan_quiescence": False,
-    # rules.campmate: a square on a royal's road that the opponent attacks, or that its own piece
-    # holds, delays the road by one step instead of closing it (a guard can be blocked or drawn away,
-    # and the piece can step aside; Fairy-Stockfish's flag term traces roads so).
-    "campmate_delay": False,
-}
-OTHER_KEYS = {"pawn_unit"}  # internal units of one pawn, for UCI "score cp" (default: the pawn's eg value)
-# Terms switched on by the material balance: their effect is not linear in the piece values, so
-# `hordes tune` fits them in a run of their own, never together with the values.
-MATERIAL_GATED = frozenset({"mop_up", "mop_up_margin"})
-ALL_KEYS = set(PAIR_TERMS) | set(SCALAR_TERMS) | set(SWITCHES) | OTHER_KEYS
 
 # Packed scores: phase << 2*BITS | mg << BITS | eg, each field signed with |value| < 2**(BITS-1).
 BITS: Final = 24
@@ -128,137 +42,6 @@ def unpack(packed: int) -> tuple[int, int, int]:
     rest = (packed - eg) >> BITS
     mg = ((rest + _HALF) & _MASK) - _HALF
     return (rest - mg) >> BITS, mg, eg
-
-
-@dataclass(frozen=True, slots=True)
-class EvalParams:
-    """The validated `engine.evaluation` section of a variant document."""
-
-    centre: tuple[int, int]
-    pawn_advance: tuple[int, int]
-    royal_centre: tuple[int, int]
-    royal_shelter: tuple[int, int]
-    royal_danger: tuple[int, int]
-    campmate: tuple[int, int]
-    campmate_race: tuple[int, int]
-    royal_mobility: tuple[int, int]
-    restriction: tuple[int, int]
-    royal_pull: tuple[int, int]
-    mop_up: tuple[int, int]
-    trapped: tuple[int, int]
-    royal_reach: tuple[int, int]
-    pull_reach: tuple[int, int]
-    royal_fork: tuple[int, int]
-    restricted_mobility: tuple[int, int]
-    passed_pawn: tuple[int, int]
-    tempo: int
-    campmate_threat: int
-    campmate_reach: int
-    mop_up_margin: int
-    shuffle: int
-    null_move: bool
-    late_move_reductions: bool
-    late_move_pruning: bool
-    campmate_delay: bool
-    deep_pruning: bool
-    plan_quiescence: bool
-    pawn_unit: int
-
-
-def _pair(source: str, key: str, value: Any) -> tuple[int, int]:
-    if isinstance(value, bool):
-        raise VariantError(source, key, f"must be a number or [middlegame, endgame], not {value!r}")
-    if isinstance(value, int):
-        return value, value
-    if isinstance(value, list | tuple) and len(value) == 2 and all(_is_int(v) for v in value):
-        return int(value[0]), int(value[1])
-    raise VariantError(source, key, f"must be a whole number or [middlegame, endgame], not {value!r}")
-
-
-def _is_int(v: object) -> TypeGuard[int]:
-    return isinstance(v, int) and not isinstance(v, bool) and abs(v) <= 100000
-
-
-def parse_params(variant: Variant, overrides: Mapping[str, Any] | None = None) -> EvalParams:
-    """Validate `engine.evaluation`, naming the offending key; missing keys take the defaults.
-    `overrides` (same keys) replace the document's values, for experiments and tuning."""
-    data: Mapping[str, Any] = {**(variant.evaluation or {}), **(overrides or {})}
-    source = variant.source
-    prefix = "engine.evaluation"
-    unknown = sorted(set(data) - ALL_KEYS)
-    if unknown:
-        raise VariantError(
-            source,
-            f"{prefix}.{unknown[0]}",
-            f"unknown evaluation term (known: {', '.join(sorted(ALL_KEYS))})",
-        )
-    pairs = {k: _pair(source, f"{prefix}.{k}", data.get(k, d)) for k, d in PAIR_TERMS.items()}
-    for k, (mg, eg) in pairs.items():
-        if abs(mg) > 100000 or abs(eg) > 100000:
-            raise VariantError(source, f"{prefix}.{k}", "weights must lie within ±100000")
-    scalars: dict[str, int] = {}
-    # Each loop has names of its own, typed `object` for the document's values: the compiled build
-    # checks a name's declared type on every store, and the defaults are ints in one loop, bools in the other.
-    for k, default in SCALAR_TERMS.items():
-        raw: object = data.get(k, default)
-        if not _is_int(raw):
-            raise VariantError(source, f"{prefix}.{k}", f"must be a whole number, not {raw!r}")
-        scalars[k] = int(raw)
-    if scalars["campmate_reach"] < 0:
-        raise VariantError(
-            source, f"{prefix}.campmate_reach", f"must not be negative, not {scalars['campmate_reach']}"
-        )
-    if scalars["shuffle"] < 0:
-        raise VariantError(source, f"{prefix}.shuffle", f"must not be negative, not {scalars['shuffle']}")
-    if scalars["mop_up_margin"] < 0:
-        raise VariantError(
-            source, f"{prefix}.mop_up_margin", f"must not be negative, not {scalars['mop_up_margin']}"
-        )
-    switches: dict[str, bool] = {}
-    for name, switch in SWITCHES.items():
-        value: object = data.get(name, switch)
-        if not isinstance(value, bool):
-            raise VariantError(source, f"{prefix}.{name}", f"must be true or false, not {value!r}")
-        switches[name] = value
-    pawn_unit = data.get("pawn_unit")
-    if pawn_unit is None:
-        pawn_values = [p.value_eg for p in variant.pieces if p.pawn and p.value_eg > 0]
-        pawn_unit = pawn_values[0] if pawn_values else 200
-    elif not _is_int(pawn_unit) or pawn_unit <= 0:
-        raise VariantError(
-            source, f"{prefix}.pawn_unit", f"must be a positive whole number, not {pawn_unit!r}"
-        )
-    return EvalParams(
-        centre=pairs["centre"],
-        pawn_advance=pairs["pawn_advance"],
-        royal_centre=pairs["royal_centre"],
-        royal_shelter=pairs["royal_shelter"],
-        royal_danger=pairs["royal_danger"],
-        campmate=pairs["campmate"],
-        campmate_race=pairs["campmate_race"],
-        royal_mobility=pairs["royal_mobility"],
-        restriction=pairs["restriction"],
-        royal_pull=pairs["royal_pull"],
-        mop_up=pairs["mop_up"],
-        trapped=pairs["trapped"],
-        royal_reach=pairs["royal_reach"],
-        pull_reach=pairs["pull_reach"],
-        royal_fork=pairs["royal_fork"],
-        restricted_mobility=pairs["restricted_mobility"],
-        passed_pawn=pairs["passed_pawn"],
-        tempo=scalars["tempo"],
-        campmate_threat=scalars["campmate_threat"],
-        campmate_reach=scalars["campmate_reach"],
-        mop_up_margin=scalars["mop_up_margin"],
-        shuffle=scalars["shuffle"],
-        null_move=switches["null_move"],
-        late_move_reductions=switches["late_move_reductions"],
-        late_move_pruning=switches["late_move_pruning"],
-        campmate_delay=switches["campmate_delay"],
-        deep_pruning=switches["deep_pruning"],
-        plan_quiescence=switches["plan_quiescence"],
-        pawn_unit=int(pawn_unit),
-    )
 
 
 class Evaluator:
@@ -431,13 +214,20 @@ class Evaluator:
         plan = PlanTerms(variant, params)
         self.plan: PlanTerms | None = plan if plan.active else None
         self.magnet_kinds = sorted({k for k, _, _ in comp.restrictors} | set(self.pull_kinds))
-        # Passed pawns: the tables are built only where the document weighs the term.
-        self.passed_pawn = params.passed_pawn
-        passed = PassedPawns(variant, comp.promo_kinds) if params.passed_pawn != (0, 0) else None
-        self.passed: PassedPawns | None = passed if passed is not None and passed.active else None
+        # Pawn structure: the tables are built only where the document weighs one of its terms.
+        self.pawn_weights = (params.passed_pawn, params.isolated_pawn, params.doubled_pawn)
+        weighed = any(w != (0, 0) for w in self.pawn_weights)
+        structure = params.isolated_pawn != (0, 0) or params.doubled_pawn != (0, 0)
+        pawns = PawnStructure(variant, comp.promo_kinds, structure=structure) if weighed else None
+        self.pawns: PawnStructure | None = pawns if pawns is not None and pawns.active else None
+        # The colour pair: the colour-bound kinds, found only where the document weighs the term.
+        self.colour_pair = params.colour_pair
+        pairs = ColourPairs(variant, comp) if params.colour_pair != (0, 0) else None
+        self.pairs: ColourPairs | None = pairs if pairs is not None and pairs.active else None
         self.use_extras = (
             self.use_shelter
-            or self.passed is not None
+            or self.pawns is not None
+            or self.pairs is not None
             or bool(self.camp_threat)
             or self.use_race
             or self.use_royal_mob
@@ -462,10 +252,11 @@ class Evaluator:
         self.node_extras: Callable[[Board, int], int] = self.extras
         others = self.camp_threat or self.use_royal_mob or self.use_magnets or self.use_mop_up or self.plan
         # Every extra is one the written-out functions below compute: royal shelter and danger (with
-        # royal pieces to count around), passed pawns (and perhaps the race, added around them).
-        writable = not others and (self.use_shelter or self.passed is not None)
+        # royal pieces to count around), pawn structure, the colour pair (and perhaps the race, added
+        # around them).
+        writable = not others and (self.use_shelter or self.pawns is not None or self.pairs is not None)
         writable = writable and (bool(self.royal_kinds) or not self.use_shelter)
-        shelter_only = writable and self.passed is None
+        shelter_only = writable and self.pawns is None and self.pairs is None
         shelter_race = shelter_only and self.use_race
         if shelter_race:
             # the written-out shelter terms, plus the race (usually a mask test that finds no royal near)
@@ -581,10 +372,14 @@ class Evaluator:
                     n = self.pullable_royals(board)
                     mg += n * self.royal_pull[0]
                     eg += n * self.royal_pull[1]
-        if self.passed is not None:
-            n = self.passed.score(board)
-            mg += n * self.passed_pawn[0]
-            eg += n * self.passed_pawn[1]
+        if self.pawns is not None:
+            for n, (w_mg, w_eg) in zip(self.pawns.counts(board), self.pawn_weights, strict=True):
+                mg += n * w_mg
+                eg += n * w_eg
+        if self.pairs is not None:
+            n = self.pairs.count(board)
+            mg += n * self.colour_pair[0]
+            eg += n * self.colour_pair[1]
         if self.plan is not None:
             p_mg, p_eg = self.plan.score(board)
             mg += p_mg
@@ -626,39 +421,10 @@ class Evaluator:
             ]
         return lines
 
-    def _passed_lines(self) -> list[str]:
-        """Source lines that set `passed` (PassedPawns.score) from `board`, for `node_static`."""
-        assert self.passed is not None
-        p = self.passed
-        blockers = " | ".join(f"kinds[{k}]" for k in p.blockers) or "0"
-        lines = [
-            "    kinds = board.kind_bb",
-            "    white, black = board.occ",
-            f"    blockers = {blockers}",
-            "    passed = 0",
-        ]
-        for color, own, other, sign in ((0, "white", "black", "+"), (1, "black", "white", "-")):
-            if not p.kinds[color]:
-                continue
-            mine = " | ".join(f"kinds[{k}]" for k in p.kinds[color])
-            lines += [
-                f"    bb = ({mine}) & {own}",
-                f"    theirs = blockers & {other}",
-                "    while bb:",
-                "        low = bb & -bb",
-                "        bb ^= low",
-                "        sq = low.bit_length() - 1",
-                f"        if not pspan{color}[sq] & theirs:",
-                f"            passed {sign}= pworth{color}[sq]",
-            ]
-        return lines
-
     def _compile(self, name: str, lines: list[str]) -> Callable[[Board, int], int]:
         scope: dict[str, Any] = {"ring": self.ring, "zone": self.zone}
-        if self.passed is not None:
-            for c in (0, 1):
-                scope[f"pspan{c}"] = self.passed.span[c]
-                scope[f"pworth{c}"] = self.passed.worth[c]
+        if self.pawns is not None:
+            scope.update(self.pawns.tables())
         exec("\n".join(lines), scope)
         fn: Callable[[Board, int], int] = scope[name]
         return fn
@@ -686,12 +452,13 @@ class Evaluator:
         )
 
     def node_static_on(self, words: bool) -> Callable[[Board, int], int]:
-        """tapered(packed) + extras (shelter and danger only, or none, and the campmate race), signed
+        """tapered(packed) + extras (shelter and danger, pawn structure, the colour pair, or none, and
+        the campmate race), signed
         for the side to move, plus tempo: equal to `evaluate`, in one call where `written_out`. With
         `words`, compiled code on 64-bit words (engine/node_static.py: the compiled build on boards of
         at most 64 squares), else source written out for this document."""
-        shelter = self.use_shelter  # where written out, shelter, danger and passed pawns are the only
-        # extras but the race
+        shelter = self.use_shelter  # where written out, shelter, danger, pawn structure and the colour
+        # pair are the only extras but the race
         static = self._compiled_node_static(shelter).score if words else self._node_static_source(shelter)
         return self._static_plus_race(static) if self.use_race else static
 
@@ -705,15 +472,17 @@ class Evaluator:
             attacker_kinds=self.attacker_kinds,
             ring=self.ring,
             zone=self.zone,
-            passed=self.passed,
-            passed_weight=self.passed_pawn,
+            pawns=self.pawns,
+            pawn_weights=self.pawn_weights,
+            pairs=self.pairs,
+            pair_weight=self.colour_pair,
         )
 
     def _node_static_source(self, shelter: bool) -> Callable[[Board, int], int]:
         """The same as one straight-line function, its constants written in, run with `exec`."""
         hi, lo = self.phase_hi, self.phase_lo
         span = max(1, hi - lo)
-        tables = ", pspan0=pspan0, pspan1=pspan1, pworth0=pworth0, pworth1=pworth1" if self.passed else ""
+        tables = "".join(f", {t}={t}" for t in self.pawns.tables()) if self.pawns else ""
         lines = [
             f"def node_static(board, packed, ring=ring, zone=zone{tables}):",
             f"    t = packed + {_HALF + (_HALF << BITS)}",  # fields made non-negative: plain bit slices
@@ -721,7 +490,7 @@ class Evaluator:
             f"    mg = (t >> {BITS} & {_MASK}) - {_HALF}",
             f"    ph = t >> {2 * BITS}",
         ]
-        if shelter or self.passed is not None:
+        if shelter or self.pawns is not None or self.pairs is not None:
             mids: list[str] = []
             ends: list[str] = []
             if shelter:
@@ -729,10 +498,15 @@ class Evaluator:
                 lines += self._shelter_lines()
                 mids.append(f"shelter * {s_mg} + danger * {d_mg}")
                 ends.append(f"shelter * {s_eg} + danger * {d_eg}")
-            if self.passed is not None:
-                lines += self._passed_lines()
-                mids.append(f"passed * {self.passed_pawn[0]}")
-                ends.append(f"passed * {self.passed_pawn[1]}")
+            if self.pawns is not None:
+                lines += self.pawns.lines()
+                for name, (w_mg, w_eg) in zip(COUNTS, self.pawn_weights, strict=True):
+                    mids.append(f"{name} * {w_mg}")
+                    ends.append(f"{name} * {w_eg}")
+            if self.pairs is not None:
+                lines += self.pairs.lines()
+                mids.append(f"pairs * {self.colour_pair[0]}")
+                ends.append(f"pairs * {self.colour_pair[1]}")
             mid = " + ".join(mids)
             end = " + ".join(ends)
             lines += [

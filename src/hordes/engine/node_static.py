@@ -2,7 +2,8 @@
 most 64 squares).
 
 The score is the tapered piece-square sum plus, where the document's only extra terms are royal
-shelter and danger, those two counts; signed for the side to move, plus the tempo. The pure build
+shelter and danger, pawn structure (engine/pawns.py) and the colour pair (engine/pairs.py), those
+terms; signed for the side to move, plus the tempo. The pure build
 writes the same sum out as source per document and runs it with `exec` (Evaluator._node_static),
 which is what CPython runs fastest. In the compiled build that source would stay interpreted, so
 this class does the same arithmetic compiled, with the bitboards as mypyc's `i64` words and the
@@ -22,7 +23,8 @@ from hordes.core.words import MAX_SQUARES, drop_low, low_square, popcount, word
 
 if TYPE_CHECKING:
     from hordes.core.position import Board
-    from hordes.engine.pawns import PassedPawns
+    from hordes.engine.pairs import ColourPairs
+    from hordes.engine.pawns import PawnStructure
 
 # The packed score's layout (evaluate.pack): phase << 2*BITS | mg << BITS | eg, fields signed.
 BITS: Final = 24
@@ -39,7 +41,8 @@ def use_compiled_static(size: int) -> bool:
 
 @final
 class NodeStatic:
-    """`Evaluator.evaluate` from a packed piece-square sum, with royal shelter and danger or without."""
+    """`Evaluator.evaluate` from a packed piece-square sum, with royal shelter and danger, pawn
+    structure and the colour pair, each where weighed."""
 
     def __init__(
         self,
@@ -51,8 +54,10 @@ class NodeStatic:
         attacker_kinds: list[int],
         ring: list[int],
         zone: list[int],
-        passed: PassedPawns | None = None,
-        passed_weight: tuple[int, int] = (0, 0),
+        pawns: PawnStructure | None = None,
+        pawn_weights: tuple[tuple[int, int], ...] = ((0, 0), (0, 0), (0, 0)),
+        pairs: ColourPairs | None = None,
+        pair_weight: tuple[int, int] = (0, 0),
     ) -> None:
         self.hi = phase[0]
         self.lo = phase[1]
@@ -65,21 +70,35 @@ class NodeStatic:
         self.attacker_kinds = list(attacker_kinds)
         self.ring: vec[i64] = vec[i64]([word(bb) for bb in ring])
         self.zone: vec[i64] = vec[i64]([word(bb) for bb in zone])
-        # Passed pawns (engine/pawns.py), on words: each side's pawn kinds, the pawn kinds that block,
-        # and by [colour * 64 + square] the span ahead and the worth.
-        self.use_passed = passed is not None
-        self.p_mg, self.p_eg = passed_weight
-        self.pawn_kinds: list[list[int]] = [list(passed.kinds[c]) for c in (0, 1)] if passed else [[], []]
-        self.blocker_kinds: list[int] = list(passed.blockers) if passed else []
+        # Pawn structure (engine/pawns.py), on words: each side's pawn kinds, the pawn kinds that
+        # block, by [colour * 64 + square] the span ahead, the file ahead and the worth as a passer, and
+        # by square the neighbouring files; the weights of passed, isolated and doubled pawns.
+        self.use_pawns = pawns is not None
+        self.use_structure = pawns is not None and pawns.structure  # isolated and doubled counted
+        (self.p_mg, self.p_eg), (self.i_mg, self.i_eg), (self.d2_mg, self.d2_eg) = pawn_weights
+        self.pawn_kinds: list[list[int]] = [list(pawns.kinds[c]) for c in (0, 1)] if pawns else [[], []]
+        self.blocker_kinds: list[int] = list(pawns.blockers) if pawns else []
         spans = [0] * (2 * MAX_SQUARES)
+        aheads = [0] * (2 * MAX_SQUARES)
         worths = [0] * (2 * MAX_SQUARES)
-        if passed is not None:
+        adjacent = [0] * MAX_SQUARES
+        if pawns is not None:
             for c in (0, 1):
-                for sq, (bb, value) in enumerate(zip(passed.span[c], passed.worth[c], strict=True)):
+                rows = zip(pawns.span[c], pawns.ahead[c], pawns.worth[c], strict=True)
+                for sq, (bb, file_ahead, value) in enumerate(rows):
                     spans[c * MAX_SQUARES + sq] = bb
+                    aheads[c * MAX_SQUARES + sq] = file_ahead
                     worths[c * MAX_SQUARES + sq] = value
+            adjacent[: len(pawns.adjacent)] = pawns.adjacent
         self.span_ahead: vec[i64] = vec[i64]([word(bb) for bb in spans])
+        self.file_ahead: vec[i64] = vec[i64]([word(bb) for bb in aheads])
         self.worth: vec[i64] = vec[i64](worths)
+        self.adjacent: vec[i64] = vec[i64]([word(bb) for bb in adjacent])
+        # The colour pair (engine/pairs.py): the colour-bound kinds and the light squares.
+        self.use_pairs = pairs is not None
+        self.pair_mg, self.pair_eg = pair_weight
+        self.pair_kinds: list[int] = list(pairs.kinds) if pairs else []
+        self.light: i64 = word(pairs.light) if pairs else 0
 
     def score(self, board: Board, packed: int) -> int:
         t = packed + OFFSET
@@ -93,7 +112,7 @@ class NodeStatic:
             score = eg
         else:
             score = (mg * (ph - lo) + eg * (hi - ph)) // span
-        if self.use_shelter or self.use_passed:
+        if self.use_shelter or self.use_pawns or self.use_pairs:
             mid = end = 0
             white = word(board.occ[0])
             black = word(board.occ[1])
@@ -101,10 +120,14 @@ class NodeStatic:
                 shelter, danger = self._counts(board, white, black)
                 mid = shelter * self.s_mg + danger * self.d_mg
                 end = shelter * self.s_eg + danger * self.d_eg
-            if self.use_passed:
-                n = self._passed(board, white, black)
-                mid += n * self.p_mg
-                end += n * self.p_eg
+            if self.use_pawns:
+                passed, isolated, doubled = self._pawns(board, white, black)
+                mid += passed * self.p_mg + isolated * self.i_mg + doubled * self.d2_mg
+                end += passed * self.p_eg + isolated * self.i_eg + doubled * self.d2_eg
+            if self.use_pairs:
+                n = self._pairs(board, white, black)
+                mid += n * self.pair_mg
+                end += n * self.pair_eg
             if ph >= hi:
                 score += mid
             elif ph <= lo:
@@ -113,30 +136,60 @@ class NodeStatic:
                 score += (mid * (ph - lo) + end * (hi - ph)) // span
         return (score if board.side == 0 else -score) + self.tempo
 
-    def _passed(self, board: Board, white: i64, black: i64) -> int:
-        """PassedPawns.score on words: White's passed pawns' worth minus Black's."""
+    def _pairs(self, board: Board, white: i64, black: i64) -> int:
+        """ColourPairs.count on words."""
+        kinds = board.kind_bb
+        light = self.light
+        total = 0
+        for k in self.pair_kinds:
+            bb = word(kinds[k])
+            mine = bb & white
+            if mine & light != 0 and mine & ~light != 0:
+                total += 1
+            mine = bb & black
+            if mine & light != 0 and mine & ~light != 0:
+                total -= 1
+        return total
+
+    def _pawns(self, board: Board, white: i64, black: i64) -> tuple[int, int, int]:
+        """PawnStructure.counts on words: (passed pawns' worth, isolated, doubled), White's minus
+        Black's."""
         kinds = board.kind_bb
         blockers: i64 = 0
         for k in self.blocker_kinds:
             blockers |= word(kinds[k])
-        total: i64 = 0
+        structure = self.use_structure
+        passed: i64 = 0
+        isolated: i64 = 0
+        doubled: i64 = 0
         for color in (0, 1):
             mine: i64 = 0
             for k in self.pawn_kinds[color]:
                 mine |= word(kinds[k])
-            bb = mine & (white if color == 0 else black)
-            if bb == 0:
+            own = mine & (white if color == 0 else black)
+            if own == 0:
                 continue
+            bb = own
             theirs = blockers & (black if color == 0 else white)
             base: i64 = color * MAX_SQUARES
-            part: i64 = 0
+            p: i64 = 0
+            i: i64 = 0
+            d: i64 = 0
             while bb != 0:
                 sq = low_square(bb)
                 bb = drop_low(bb)
                 if self.span_ahead[base + sq] & theirs == 0:
-                    part += self.worth[base + sq]
-            total += part if color == 0 else -part
-        return int(total)
+                    p += self.worth[base + sq]
+                if structure:
+                    if self.adjacent[sq] & own == 0:
+                        i += 1
+                    if self.file_ahead[base + sq] & own != 0:
+                        d += 1
+            if color == 0:
+                passed, isolated, doubled = p, i, d
+            else:
+                passed, isolated, doubled = passed - p, isolated - i, doubled - d
+        return int(passed), int(isolated), int(doubled)
 
     def _counts(self, board: Board, white: i64, black: i64) -> tuple[int, int]:
         """(shelter, danger), White's minus Black's: own pieces next to each royal piece, and enemy

@@ -19,7 +19,7 @@ from hordes.core.compiled import compiled
 if TYPE_CHECKING:
     from hordes.core.position import Board
     from hordes.core.rules import Variant
-    from hordes.engine.evaluate import EvalParams
+    from hordes.engine.eval_params import EvalParams
 
 
 class PlanTerms:

@@ -16,7 +16,8 @@ from hordes.core import movegen
 from hordes.core.position import Board, Move
 from hordes.core.rules import Variant
 from hordes.engine.client import FAIRY_STOCKFISH, HORDES_COMMAND, UciClient
-from hordes.engine.evaluate import ALL_KEYS, evaluator
+from hordes.engine.eval_params import ALL_KEYS
+from hordes.engine.evaluate import evaluator
 from hordes.engine.levels import MAX_LEVEL, level, think
 from hordes.engine.limits import Limits
 from hordes.engine.search import Searcher

@@ -86,7 +86,7 @@ def tuned_document(
 
 
 def _document_pair(variant: Variant, term: str) -> tuple[int, int]:
-    from hordes.engine import evaluate as evmod
+    from hordes.engine import eval_params as evmod
 
     ep = evmod.parse_params(variant)
     pair = getattr(ep, term, None)

@@ -39,7 +39,7 @@ import numpy.typing as npt
 
 from hordes.core.position import Board
 from hordes.core.rules import Variant
-from hordes.engine import evaluate as evmod
+from hordes.engine import eval_params as evmod
 from hordes.engine.evaluate import Evaluator, pack, unpack
 from hordes.errors import HordesError
 

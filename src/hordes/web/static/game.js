@@ -218,13 +218,16 @@ function receive(msg) {
     show(changed === 'rewound' ? game.ply : viewing);
   } else if (msg.type === 'game') {
     const seat = game.seat;
+    // The whole game comes on every (re)connection, perhaps after the page has been read: an earlier
+    // ply under review stays on the board, and a viewer of the latest ply follows the game.
+    const reviewed = viewing < game.ply ? viewing : null;
     game = msg;
     synced = true;
     presence = msg.presence || presence;
     if (!seat && game.seat) board.setOrientation(game.seat);
     pending = false;
     render();
-    show(game.ply);
+    show(reviewed === null ? game.ply : reviewed);
   } else if (msg.type === 'move') {
     if (msg.ply <= game.ply) return;
     if (msg.ply !== game.ply + 1) {

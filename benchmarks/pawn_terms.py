@@ -4,6 +4,7 @@ in one process, round by round so that the machine's drift falls on both.
 
     .venv/bin/python benchmarks/pawn_terms.py              # depth 7, 2 rounds
     .venv/bin/python benchmarks/pawn_terms.py --depth 8 --rounds 3
+    .venv/bin/python benchmarks/pawn_terms.py --with mobility=48/48   # any term against the document
 
 The positions are benchmarks/search.py's ten chess positions. Times are CPU seconds
 (`time.process_time`), summed over the rounds, with the evaluator built before the clock starts

@@ -6,7 +6,7 @@ import pytest
 
 from hordes import BLACK, WHITE, Board
 from hordes.engine.levels import capped, level
-from hordes.engine.limits import NEXT_ITERATION_GUESS, Limits, wdl_of
+from hordes.engine.limits import MOVES_TO_GO_GUESS, NEXT_ITERATION_GUESS, Limits, wdl_of
 from hordes.engine.search import search
 from tests.engine.conftest import step_clock
 
@@ -21,11 +21,13 @@ def test_p8_movetime_budget_is_the_whole_movetime() -> None:
 
 
 def test_p8_the_next_iteration_guess_applies_to_clocks_and_ceilings_only() -> None:
-    # A clock: a thirtieth of the time left, and no new depth after NEXT_ITERATION_GUESS of it.
+    # A clock: a MOVES_TO_GO_GUESS-th of the time left, and no new depth after NEXT_ITERATION_GUESS
+    # of it; the hard limit is four times the share.
     soft, hard = Limits(wtime=60.0, btime=30.0, overhead=0.0).budget(WHITE)
-    assert soft == pytest.approx(2.0 * NEXT_ITERATION_GUESS) and hard == pytest.approx(8.0)
+    share = 60.0 / MOVES_TO_GO_GUESS
+    assert soft == pytest.approx(share * NEXT_ITERATION_GUESS) and hard == pytest.approx(4 * share)
     assert Limits(wtime=60.0, btime=30.0, overhead=0.0).budget(BLACK)[0] == pytest.approx(
-        1.0 * NEXT_ITERATION_GUESS
+        30.0 / MOVES_TO_GO_GUESS * NEXT_ITERATION_GUESS
     )
     # A ceiling (a playing level's cap) may end early the same way.
     assert Limits(max_time=1.0, overhead=0.0).budget(WHITE) == pytest.approx((NEXT_ITERATION_GUESS, 1.0))

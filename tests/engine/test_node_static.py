@@ -31,10 +31,13 @@ def test_the_compiled_build_scores_nodes_on_words_and_the_pure_one_with_written_
 
 PAWNS = {"passed_pawn": [3, 7], "isolated_pawn": [-5, -11], "doubled_pawn": [-13, -17]}
 PAIRS = {"colour_pair": [23, 41]}  # with the pawn terms of the document only
+MOBILITY = {"mobility": [37, 53]}
 
 
 @pytest.mark.parametrize(
-    "overrides", [None, PAWNS, {**PAWNS, **PAIRS}, PAIRS], ids=["document", "pawns", "pawns-pairs", "pairs"]
+    "overrides",
+    [None, PAWNS, {**PAWNS, **PAIRS}, PAIRS, MOBILITY, {**PAWNS, **MOBILITY}],
+    ids=["document", "pawns", "pawns-pairs", "pairs", "mobility", "pawns-mobility"],
 )
 @pytest.mark.parametrize("name", SERVED)
 def test_both_node_functions_equal_evaluate_in_random_games(

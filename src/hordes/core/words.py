@@ -161,7 +161,8 @@ class Reach:
         self.ndown: i64 = len(down)
 
 
-def _pattern_reach(geo: Geometry, pattern: Pattern) -> Reach:
+def pattern_reach(geo: Geometry, pattern: Pattern) -> Reach:
+    """What `pattern` attacks, as a Reach (the engine's mobility term reads it too)."""
     up: list[list[int]] = []
     down: list[list[int]] = []
     for rider in pattern.all_riders:
@@ -258,7 +259,7 @@ class Words:
 
         def reach_of(pattern: Pattern) -> Reach:
             if id(pattern) not in made:
-                made[id(pattern)] = _pattern_reach(geo, pattern)
+                made[id(pattern)] = pattern_reach(geo, pattern)
             return made[id(pattern)]
 
         self.gens: list[list[Gen]] = [

@@ -27,12 +27,12 @@ from hordes.core.words import (
     Reach,
     Words,
     _attackers,
-    _pattern_reach,
     _set_groups,
     _snipers,
     _words,
     drop_low,
     low_square,
+    pattern_reach,
     reach,
     top_square,
     word,
@@ -96,8 +96,8 @@ class Tested:
                 vec[i64]([g.kind for g in comp.gens[color] if not (g.quiet.empty and g.capture.empty)])
             )
             for g in comp.gens[color]:
-                self.quiet.append(_pattern_reach(geo, g.quiet))
-                self.capture.append(_pattern_reach(geo, g.capture))
+                self.quiet.append(pattern_reach(geo, g.quiet))
+                self.capture.append(pattern_reach(geo, g.capture))
                 same.append(g.same)
                 vectors: list[tuple[int, int, int, bool, bool]] = []
                 for c in variant.pieces[g.kind].mobile_components:

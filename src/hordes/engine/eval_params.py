@@ -62,6 +62,10 @@ PAIR_TERMS: dict[str, tuple[int, int]] = {
     # per side with a colour-bound piece of one kind (chess's Bishop) on each square colour: the
     # bishop pair (engine/pairs.py; per node; off by default)
     "colour_pair": (0, 0),
+    # per piece (not a pawn, not royal): the squares it could move to now, less those an enemy pawn
+    # attacks, as a share of its average on an empty board, minus that average; weighed per whole
+    # average (engine/mobility.py; per node; off by default)
+    "mobility": (0, 0),
 }
 # The pull-trap-capture plan's weights (`hordes tune --params plan`).
 PLAN_TERMS = frozenset({"trapped", "royal_reach", "pull_reach", "royal_fork", "restricted_mobility"})
@@ -130,6 +134,7 @@ class EvalParams:
     isolated_pawn: tuple[int, int]
     doubled_pawn: tuple[int, int]
     colour_pair: tuple[int, int]
+    mobility: tuple[int, int]
     tempo: int
     campmate_threat: int
     campmate_reach: int
@@ -228,6 +233,7 @@ def parse_params(variant: Variant, overrides: Mapping[str, Any] | None = None) -
         isolated_pawn=pairs["isolated_pawn"],
         doubled_pawn=pairs["doubled_pawn"],
         colour_pair=pairs["colour_pair"],
+        mobility=pairs["mobility"],
         tempo=scalars["tempo"],
         campmate_threat=scalars["campmate_threat"],
         campmate_reach=scalars["campmate_reach"],

@@ -19,6 +19,7 @@ from hordes.core import movegen
 from hordes.core.compiled import AttackTest, compiled
 from hordes.core.rules import Variant
 from hordes.engine.eval_params import parse_params
+from hordes.engine.mobility import ONE, Mobility
 from hordes.engine.node_static import NodeStatic, use_compiled_static
 from hordes.engine.pairs import ColourPairs
 from hordes.engine.pawns import COUNTS, PawnStructure
@@ -224,10 +225,15 @@ class Evaluator:
         self.colour_pair = params.colour_pair
         pairs = ColourPairs(variant, comp) if params.colour_pair != (0, 0) else None
         self.pairs: ColourPairs | None = pairs if pairs is not None and pairs.active else None
+        # Piece mobility: the kinds that count and their scales, only where the document weighs it.
+        self.mobility_weight = params.mobility
+        moving = Mobility(variant, comp) if params.mobility != (0, 0) else None
+        self.mobility: Mobility | None = moving if moving is not None and moving.active else None
         self.use_extras = (
             self.use_shelter
             or self.pawns is not None
             or self.pairs is not None
+            or self.mobility is not None
             or bool(self.camp_threat)
             or self.use_race
             or self.use_royal_mob
@@ -252,11 +258,12 @@ class Evaluator:
         self.node_extras: Callable[[Board, int], int] = self.extras
         others = self.camp_threat or self.use_royal_mob or self.use_magnets or self.use_mop_up or self.plan
         # Every extra is one the written-out functions below compute: royal shelter and danger (with
-        # royal pieces to count around), pawn structure, the colour pair (and perhaps the race, added
-        # around them).
-        writable = not others and (self.use_shelter or self.pawns is not None or self.pairs is not None)
+        # royal pieces to count around), pawn structure, the colour pair, mobility (and perhaps the
+        # race, added around them).
+        written = self.pawns is not None or self.pairs is not None or self.mobility is not None
+        writable = not others and (self.use_shelter or written)
         writable = writable and (bool(self.royal_kinds) or not self.use_shelter)
-        shelter_only = writable and self.pawns is None and self.pairs is None
+        shelter_only = writable and not written
         shelter_race = shelter_only and self.use_race
         if shelter_race:
             # the written-out shelter terms, plus the race (usually a mask test that finds no royal near)
@@ -380,6 +387,10 @@ class Evaluator:
             n = self.pairs.count(board)
             mg += n * self.colour_pair[0]
             eg += n * self.colour_pair[1]
+        if self.mobility is not None:
+            n = self.mobility.count(board)
+            mg += n * self.mobility_weight[0] // ONE
+            eg += n * self.mobility_weight[1] // ONE
         if self.plan is not None:
             p_mg, p_eg = self.plan.score(board)
             mg += p_mg
@@ -425,6 +436,8 @@ class Evaluator:
         scope: dict[str, Any] = {"ring": self.ring, "zone": self.zone}
         if self.pawns is not None:
             scope.update(self.pawns.tables())
+        if self.mobility is not None:
+            scope["mobility_count"] = self.mobility.count
         exec("\n".join(lines), scope)
         fn: Callable[[Board, int], int] = scope[name]
         return fn
@@ -476,6 +489,9 @@ class Evaluator:
             pawn_weights=self.pawn_weights,
             pairs=self.pairs,
             pair_weight=self.colour_pair,
+            mobility=self.mobility,
+            mobility_weight=self.mobility_weight,
+            variant=self.variant,
         )
 
     def _node_static_source(self, shelter: bool) -> Callable[[Board, int], int]:
@@ -483,6 +499,8 @@ class Evaluator:
         hi, lo = self.phase_hi, self.phase_lo
         span = max(1, hi - lo)
         tables = "".join(f", {t}={t}" for t in self.pawns.tables()) if self.pawns else ""
+        if self.mobility is not None:
+            tables += ", mobility_count=mobility_count"
         lines = [
             f"def node_static(board, packed, ring=ring, zone=zone{tables}):",
             f"    t = packed + {_HALF + (_HALF << BITS)}",  # fields made non-negative: plain bit slices
@@ -490,7 +508,7 @@ class Evaluator:
             f"    mg = (t >> {BITS} & {_MASK}) - {_HALF}",
             f"    ph = t >> {2 * BITS}",
         ]
-        if shelter or self.pawns is not None or self.pairs is not None:
+        if shelter or self.pawns is not None or self.pairs is not None or self.mobility is not None:
             mids: list[str] = []
             ends: list[str] = []
             if shelter:
@@ -507,6 +525,10 @@ class Evaluator:
                 lines += self.pairs.lines()
                 mids.append(f"pairs * {self.colour_pair[0]}")
                 ends.append(f"pairs * {self.colour_pair[1]}")
+            if self.mobility is not None:
+                lines.append("    mobility = mobility_count(board)")
+                mids.append(f"mobility * {self.mobility_weight[0]} // {ONE}")
+                ends.append(f"mobility * {self.mobility_weight[1]} // {ONE}")
             mid = " + ".join(mids)
             end = " + ".join(ends)
             lines += [

@@ -19,6 +19,9 @@ StopSignal = threading.Event | Callable[[], bool]
 # On a clock, a new depth starts only before this share of the move's time has gone: each depth costs
 # a few times the one before, so one started later would most likely be cut off unfinished.
 NEXT_ITERATION_GUESS: Final = 0.6
+# On a clock without a moves-to-go count, the time left is shared as if this many moves were to come.
+# Against Fairy-Stockfish Skill 6 at 5+0.05, neither 20 nor 40 scored better than 30 (docs/benchmarks.md).
+MOVES_TO_GO_GUESS: Final = 30
 
 
 @dataclass(slots=True)
@@ -80,8 +83,9 @@ class Limits:
         if left is not None:
             inc = self.winc if turn is WHITE else self.binc
             left = max(0.0, left - self.overhead)
-            # Expect about 30 more moves (fewer when the GUI says so), and use most of the increment.
-            mtg = min(self.movestogo, 40) if self.movestogo else 30
+            # Expect MOVES_TO_GO_GUESS more moves (fewer when the GUI says so), and use most of the
+            # increment.
+            mtg = min(self.movestogo, 40) if self.movestogo else MOVES_TO_GO_GUESS
             soft = left / max(1, mtg) + inc * 0.8
             hard = min(left * 0.5, soft * 4)
             soft = min(soft, left * 0.25)

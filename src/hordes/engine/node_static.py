@@ -2,8 +2,8 @@
 most 64 squares).
 
 The score is the tapered piece-square sum plus, where the document's only extra terms are royal
-shelter and danger, pawn structure (engine/pawns.py) and the colour pair (engine/pairs.py), those
-terms; signed for the side to move, plus the tempo. The pure build
+shelter and danger, pawn structure (engine/pawns.py), the colour pair (engine/pairs.py) and
+mobility (engine/mobility.py), those terms; signed for the side to move, plus the tempo. The pure build
 writes the same sum out as source per document and runs it with `exec` (Evaluator._node_static),
 which is what CPython runs fastest. In the compiled build that source would stay interpreted, so
 this class does the same arithmetic compiled, with the bitboards as mypyc's `i64` words and the
@@ -19,10 +19,14 @@ from librt.vecs import vec
 from mypy_extensions import i64
 
 from hordes.buildinfo import is_compiled
-from hordes.core.words import MAX_SQUARES, drop_low, low_square, popcount, word
+from hordes.core.compiled import compiled
+from hordes.core.words import MAX_SQUARES, Reach, drop_low, low_square, pattern_reach, popcount, reach, word
+from hordes.engine.mobility import ONE
 
 if TYPE_CHECKING:
     from hordes.core.position import Board
+    from hordes.core.rules import Variant
+    from hordes.engine.mobility import Mobility
     from hordes.engine.pairs import ColourPairs
     from hordes.engine.pawns import PawnStructure
 
@@ -42,7 +46,7 @@ def use_compiled_static(size: int) -> bool:
 @final
 class NodeStatic:
     """`Evaluator.evaluate` from a packed piece-square sum, with royal shelter and danger, pawn
-    structure and the colour pair, each where weighed."""
+    structure, the colour pair and mobility, each where weighed."""
 
     def __init__(
         self,
@@ -58,6 +62,9 @@ class NodeStatic:
         pawn_weights: tuple[tuple[int, int], ...] = ((0, 0), (0, 0), (0, 0)),
         pairs: ColourPairs | None = None,
         pair_weight: tuple[int, int] = (0, 0),
+        mobility: Mobility | None = None,
+        mobility_weight: tuple[int, int] = (0, 0),
+        variant: Variant | None = None,
     ) -> None:
         self.hi = phase[0]
         self.lo = phase[1]
@@ -99,6 +106,28 @@ class NodeStatic:
         self.pair_mg, self.pair_eg = pair_weight
         self.pair_kinds: list[int] = list(pairs.kinds) if pairs else []
         self.light: i64 = word(pairs.light) if pairs else 0
+        # Mobility (engine/mobility.py): the kinds that count and the pawn kinds that guard; by code
+        # (kind * 2 + colour) the scale, whether one pattern serves moves and captures, and the move
+        # and capture patterns as words (an empty pattern where the code is neither).
+        self.use_mobility = mobility is not None and variant is not None
+        self.mob_mg, self.mob_eg = mobility_weight
+        self.mob_kinds: list[int] = list(mobility.kinds) if mobility else []
+        self.mob_guards: list[int] = list(mobility.guards) if mobility else []
+        self.mob_scale: vec[i64] = vec[i64](list(mobility.scale) if mobility else [])
+        self.mob_same: list[bool] = []
+        self.mob_quiet: list[Reach] = []
+        self.mob_capture: list[Reach] = []
+        if mobility is not None and variant is not None:
+            comp = compiled(variant)
+            geo = variant.geometry
+            none = Reach(geo.size, [0] * geo.size, [], [])
+            for kind in range(len(variant.pieces)):
+                for color in (0, 1):
+                    gen = comp.gens[color][kind]
+                    counts = kind in mobility.kinds or kind in mobility.guards
+                    self.mob_same.append(gen.same)
+                    self.mob_quiet.append(pattern_reach(geo, gen.quiet) if counts else none)
+                    self.mob_capture.append(pattern_reach(geo, gen.capture) if counts else none)
 
     def score(self, board: Board, packed: int) -> int:
         t = packed + OFFSET
@@ -112,7 +141,7 @@ class NodeStatic:
             score = eg
         else:
             score = (mg * (ph - lo) + eg * (hi - ph)) // span
-        if self.use_shelter or self.use_pawns or self.use_pairs:
+        if self.use_shelter or self.use_pawns or self.use_pairs or self.use_mobility:
             mid = end = 0
             white = word(board.occ[0])
             black = word(board.occ[1])
@@ -128,6 +157,10 @@ class NodeStatic:
                 n = self._pairs(board, white, black)
                 mid += n * self.pair_mg
                 end += n * self.pair_eg
+            if self.use_mobility:
+                n = self._mobility(board, white, black)
+                mid += n * self.mob_mg // ONE
+                end += n * self.mob_eg // ONE
             if ph >= hi:
                 score += mid
             elif ph <= lo:
@@ -135,6 +168,44 @@ class NodeStatic:
             else:
                 score += (mid * (ph - lo) + end * (hi - ph)) // span
         return (score if board.side == 0 else -score) + self.tempo
+
+    def _mobility(self, board: Board, white: i64, black: i64) -> int:
+        """Mobility.count on words."""
+        kinds = board.kind_bb
+        occupied = white | black
+        total: i64 = 0
+        for color in (0, 1):
+            own = white if color == 0 else black
+            enemy = black if color == 0 else white
+            guarded: i64 = 0
+            for k in self.mob_guards:
+                bb = word(kinds[k]) & enemy
+                pattern = self.mob_capture[k * 2 + (color ^ 1)]
+                while bb != 0:
+                    guarded |= reach(pattern, low_square(bb), occupied)
+                    bb = drop_low(bb)
+            side: i64 = 0
+            for k in self.mob_kinds:
+                bb = word(kinds[k]) & own
+                if bb == 0:
+                    continue
+                code = k * 2 + color
+                f = self.mob_scale[code]
+                same = self.mob_same[code]
+                quiet = self.mob_quiet[code]
+                capture = self.mob_capture[code]
+                while bb != 0:
+                    sq = low_square(bb)
+                    bb = drop_low(bb)
+                    if same:
+                        targets = reach(quiet, sq, occupied) & ~own
+                    else:
+                        targets = (reach(quiet, sq, occupied) & ~occupied) | (
+                            reach(capture, sq, occupied) & enemy
+                        )
+                    side += popcount(targets & ~guarded) * f - ONE
+            total += side if color == 0 else -side
+        return int(total)
 
     def _pairs(self, board: Board, white: i64, black: i64) -> int:
         """ColourPairs.count on words."""

@@ -37,7 +37,7 @@ def _variant(evaluation: str):  # type: ignore[no-untyped-def]
         ("{centre: fast}", "engine.evaluation.centre"),
         ("{tempo: 1.5}", "engine.evaluation.tempo"),
         ("{null_move: 1}", "engine.evaluation.null_move"),
-        ("{mobility: [1, 2]}", "engine.evaluation.mobility"),
+        ("{king_tropism: [1, 2]}", "engine.evaluation.king_tropism"),
         ("{pawn_unit: 0}", "engine.evaluation.pawn_unit"),
         ("{campmate: [true, 3]}", "engine.evaluation.campmate"),
     ],
@@ -142,5 +142,5 @@ def test_player_spec_overrides_evaluation_terms() -> None:
     player = parse_player("hordes:eval.royal_danger=0/0,eval.null_move=false")
     assert isinstance(player, HordesPlayer)
     assert player.searcher.evaluation == {"royal_danger": [0, 0], "null_move": False}
-    with pytest.raises(HordesError, match="mobility"):
-        parse_player("hordes:eval.mobility=3")
+    with pytest.raises(HordesError, match="king_tropism"):
+        parse_player("hordes:eval.king_tropism=3")

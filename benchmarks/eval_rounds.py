@@ -1,5 +1,5 @@
 """Shared by the benchmarks that weigh two evaluations against each other (campmate_race.py,
-pawn_terms.py): depth-limited searches of the same positions under each evaluation, in alternating
+term_cost.py): depth-limited searches of the same positions under each evaluation, in alternating
 rounds within one process so that the machine's drift falls on both, timed in CPU seconds
 (`time.process_time`). The evaluator is built before the clock starts, as it is once a game in play,
 and one untimed search under each evaluation goes first.

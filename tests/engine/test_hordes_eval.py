@@ -12,6 +12,7 @@ from hordes import Board, parse_variant
 from hordes.core.rules import Variant
 from hordes.engine.eval_params import parse_params
 from hordes.engine.evaluate import Evaluator, evaluator, unpack
+from hordes.engine.mobility import ONE
 from hordes.errors import VariantError
 from tests.engine.conftest import random_positions
 
@@ -130,8 +131,8 @@ def test_static_evaluation_does_not_reward_an_owner_changing_capture() -> None:
 
 def _reference(ev: Evaluator, board: Board) -> int:
     """The evaluation as it was before the new terms: piece squares, royal shelter and danger (and
-    issue 18's campmate race where the rules have a camp, and pawn structure and the colour pair
-    where weighed)."""
+    issue 18's campmate race where the rules have a camp, and pawn structure, the colour pair and
+    mobility where weighed)."""
     packed = ev.packed(board)
     score = ev.tapered(packed) + (ev.threat(board) if ev.camp_threat else 0)
     score += ev.race_score(board, packed) if ev.use_race else 0
@@ -141,6 +142,9 @@ def _reference(ev: Evaluator, board: Board) -> int:
     if ev.pairs is not None:
         pawn_mg += ev.pairs.count(board) * ev.colour_pair[0]
         pawn_eg += ev.pairs.count(board) * ev.colour_pair[1]
+    if ev.mobility is not None:
+        pawn_mg += ev.mobility.count(board) * ev.mobility_weight[0] // ONE
+        pawn_eg += ev.mobility.count(board) * ev.mobility_weight[1] // ONE
     if ev.use_shelter or pawn_mg or pawn_eg:
         kinds, occ = board.kind_bb, board.occ
         royals = sum(kinds[k] for k in ev.royal_kinds)

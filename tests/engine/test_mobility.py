@@ -38,8 +38,9 @@ def test_the_kinds_that_count_and_their_scales_are_read_from_their_moves() -> No
 
 
 def test_mobility_is_not_counted_unless_weighed() -> None:
-    assert Evaluator(load_variant("chess")).mobility is None
+    assert Evaluator(load_variant("orda")).mobility is None  # Orda's document sets [0, 0]
     assert Evaluator(load_variant("chess"), {"mobility": [0, 0]}).mobility is None
+    assert Evaluator(load_variant("chess")).mobility is not None  # chess's document weighs it
 
 
 @pytest.mark.parametrize(
@@ -76,7 +77,7 @@ def test_a_piece_that_moves_one_way_and_captures_another_counts_both() -> None:
 def test_mobility_adds_to_the_evaluation_by_its_weights() -> None:
     chess = load_variant("chess")
     board = Board(chess, "4k3/8/8/8/3N4/8/8/4K3 w - - 0 1")  # an endgame: the endgame weight
-    off = Evaluator(chess).evaluate(board)
+    off = Evaluator(chess, {"mobility": [0, 0]}).evaluate(board)
     assert Evaluator(chess, ON).evaluate(board) - off == (8 * KNIGHT - ONE) * 64 // ONE
 
 

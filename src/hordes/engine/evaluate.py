@@ -491,7 +491,6 @@ class Evaluator:
             pair_weight=self.colour_pair,
             mobility=self.mobility,
             mobility_weight=self.mobility_weight,
-            variant=self.variant,
         )
 
     def _node_static_source(self, shelter: bool) -> Callable[[Board, int], int]:

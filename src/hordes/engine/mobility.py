@@ -31,6 +31,7 @@ class Mobility:
     attacks close squares."""
 
     def __init__(self, variant: Variant, comp: Compiled) -> None:
+        self.comp = comp  # its patterns (and, in the compiled build, their word tables) serve the node
         size = variant.geometry.size
         self.kinds: list[int] = []
         self.scale: list[int] = [0] * (2 * len(variant.pieces))

@@ -19,13 +19,11 @@ from librt.vecs import vec
 from mypy_extensions import i64
 
 from hordes.buildinfo import is_compiled
-from hordes.core.compiled import compiled
 from hordes.core.words import MAX_SQUARES, Reach, drop_low, low_square, pattern_reach, popcount, reach, word
 from hordes.engine.mobility import ONE
 
 if TYPE_CHECKING:
     from hordes.core.position import Board
-    from hordes.core.rules import Variant
     from hordes.engine.mobility import Mobility
     from hordes.engine.pairs import ColourPairs
     from hordes.engine.pawns import PawnStructure
@@ -35,6 +33,37 @@ BITS: Final = 24
 HALF: Final = 1 << (BITS - 1)
 MASK: Final = (1 << BITS) - 1
 OFFSET: Final = HALF + (HALF << BITS)  # added, it makes both lower fields non-negative
+
+
+def _mobility_patterns(mobility: Mobility) -> tuple[list[bool], list[Reach], list[Reach]]:
+    """By code (kind * 2 + colour): whether one pattern serves moves and captures, and the move and
+    capture patterns as words, an empty pattern where the kind neither counts nor guards. They are
+    the core's own word tables where it has them (hordes.core.words), else made here."""
+    comp = mobility.comp
+    geo = comp.variant.geometry
+    words = comp.words
+    none = Reach(geo.size, [0] * geo.size, [], [])
+    same: list[bool] = []
+    quiet: list[Reach] = []
+    capture: list[Reach] = []
+    nkinds = len(comp.gens[0])
+    for kind in range(nkinds):
+        for color in (0, 1):
+            gen = comp.gens[color][kind]
+            same.append(gen.same)
+            if kind not in mobility.kinds and kind not in mobility.guards:
+                quiet.append(none)
+                capture.append(none)
+                continue
+            made: Reach | None = None
+            if words is not None:
+                made = next((g.quiet for g in words.gens[color] if g.kind == kind), None)
+            quiet.append(made if made is not None else pattern_reach(geo, gen.quiet))
+            if words is not None:
+                capture.append(words.capture[color * nkinds + kind])
+            else:
+                capture.append(pattern_reach(geo, gen.capture))
+    return same, quiet, capture
 
 
 def use_compiled_static(size: int) -> bool:
@@ -64,7 +93,6 @@ class NodeStatic:
         pair_weight: tuple[int, int] = (0, 0),
         mobility: Mobility | None = None,
         mobility_weight: tuple[int, int] = (0, 0),
-        variant: Variant | None = None,
     ) -> None:
         self.hi = phase[0]
         self.lo = phase[1]
@@ -109,7 +137,7 @@ class NodeStatic:
         # Mobility (engine/mobility.py): the kinds that count and the pawn kinds that guard; by code
         # (kind * 2 + colour) the scale, whether one pattern serves moves and captures, and the move
         # and capture patterns as words (an empty pattern where the code is neither).
-        self.use_mobility = mobility is not None and variant is not None
+        self.use_mobility = mobility is not None
         self.mob_mg, self.mob_eg = mobility_weight
         self.mob_kinds: list[int] = list(mobility.kinds) if mobility else []
         self.mob_guards: list[int] = list(mobility.guards) if mobility else []
@@ -117,17 +145,8 @@ class NodeStatic:
         self.mob_same: list[bool] = []
         self.mob_quiet: list[Reach] = []
         self.mob_capture: list[Reach] = []
-        if mobility is not None and variant is not None:
-            comp = compiled(variant)
-            geo = variant.geometry
-            none = Reach(geo.size, [0] * geo.size, [], [])
-            for kind in range(len(variant.pieces)):
-                for color in (0, 1):
-                    gen = comp.gens[color][kind]
-                    counts = kind in mobility.kinds or kind in mobility.guards
-                    self.mob_same.append(gen.same)
-                    self.mob_quiet.append(pattern_reach(geo, gen.quiet) if counts else none)
-                    self.mob_capture.append(pattern_reach(geo, gen.capture) if counts else none)
+        if mobility is not None:
+            self.mob_same, self.mob_quiet, self.mob_capture = _mobility_patterns(mobility)
 
     def score(self, board: Board, packed: int) -> int:
         t = packed + OFFSET

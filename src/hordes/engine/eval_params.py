@@ -83,6 +83,10 @@ SCALAR_TERMS: dict[str, int] = {
     # where repetition loses (rules.repetition): penalty for a move that undoes the mover's previous
     # move (the piece goes back, or changes back) or repeats a position, so the engine makes progress
     "shuffle": 0,
+    # the search's static scores shrink as the plies since the last capture (or reset move) grow:
+    # times halfmove_decay / (halfmove_decay + halfmove clock), so the side ahead prefers lines that
+    # take something and the side behind lines that do not (0 switches it off)
+    "halfmove_decay": 0,
 }
 SWITCHES: dict[str, bool] = {
     # Null-move pruning assumes that passing never helps; documents of zugzwang-heavy games switch it off.
@@ -140,6 +144,7 @@ class EvalParams:
     campmate_reach: int
     mop_up_margin: int
     shuffle: int
+    halfmove_decay: int
     null_move: bool
     late_move_reductions: bool
     late_move_pruning: bool
@@ -194,6 +199,10 @@ def parse_params(variant: Variant, overrides: Mapping[str, Any] | None = None) -
         )
     if scalars["shuffle"] < 0:
         raise VariantError(source, f"{prefix}.shuffle", f"must not be negative, not {scalars['shuffle']}")
+    if scalars["halfmove_decay"] < 0:
+        raise VariantError(
+            source, f"{prefix}.halfmove_decay", f"must not be negative, not {scalars['halfmove_decay']}"
+        )
     if scalars["mop_up_margin"] < 0:
         raise VariantError(
             source, f"{prefix}.mop_up_margin", f"must not be negative, not {scalars['mop_up_margin']}"
@@ -239,6 +248,7 @@ def parse_params(variant: Variant, overrides: Mapping[str, Any] | None = None) -
         campmate_reach=scalars["campmate_reach"],
         mop_up_margin=scalars["mop_up_margin"],
         shuffle=scalars["shuffle"],
+        halfmove_decay=scalars["halfmove_decay"],
         null_move=switches["null_move"],
         late_move_reductions=switches["late_move_reductions"],
         late_move_pruning=switches["late_move_pruning"],

@@ -227,7 +227,7 @@ class Evaluator:
         self.pairs: ColourPairs | None = pairs if pairs is not None and pairs.active else None
         # Piece mobility: the kinds that count and their scales, only where the document weighs it.
         self.mobility_weight = params.mobility
-        moving = Mobility(variant, comp) if params.mobility != (0, 0) else None
+        moving = Mobility(comp) if params.mobility != (0, 0) else None
         self.mobility: Mobility | None = moving if moving is not None and moving.active else None
         self.use_extras = (
             self.use_shelter

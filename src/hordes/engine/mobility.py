@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING, Final, final
 if TYPE_CHECKING:
     from hordes.core.compiled import Compiled
     from hordes.core.position import Board
-    from hordes.core.rules import Variant
 
 # A piece's count is scaled by ONE / its empty-board average (rounded), then ONE is taken off: the
 # term's unit is one ONE-th of a piece's average reach.
@@ -30,8 +29,9 @@ class Mobility:
     """The kinds that count, each one's scale by code (kind * 2 + colour), and the pawn kinds whose
     attacks close squares."""
 
-    def __init__(self, variant: Variant, comp: Compiled) -> None:
+    def __init__(self, comp: Compiled) -> None:
         self.comp = comp  # its patterns (and, in the compiled build, their word tables) serve the node
+        variant = comp.variant
         size = variant.geometry.size
         self.kinds: list[int] = []
         self.scale: list[int] = [0] * (2 * len(variant.pieces))

@@ -152,6 +152,9 @@ class Tree:
         # The plan's part (plan_search.py): no shuffling where repetition loses, plan quiescence.
         self.plan = PlanSearch(b, ev, MAX_PLY)
         self.shuffle = self.plan.shuffle
+        # Static scores shrink with the plies since the last capture (docs/engine.md): the side ahead
+        # is drawn to lines that take something rather than to a lead that is never cashed.
+        self.halfmove_decay = params.halfmove_decay
         self.line = self.plan.line
         self.plan_q = self.plan.quiescence
         self.owner_change = self.plan.owner_change
@@ -353,7 +356,8 @@ class Tree:
         return (score if b.side == 0 else -score) + self.tempo
 
     def static_of(self, packed: int) -> int:
-        """The static score of the position on the board, from the cache of static scores if kept."""
+        """The static score of the position on the board, from the cache of static scores if kept,
+        shrunk by the halfmove clock where the document asks (halfmove_decay)."""
         if self.use_statics:
             statics = self.statics
             key = self.b._hash
@@ -363,8 +367,18 @@ class Tree:
                 if len(statics) >= self.statics_capacity:
                     statics.clear()
                 statics[key] = score
-            return score
-        return self.raw_static(packed)
+        else:
+            score = self.raw_static(packed)
+        decay = self.halfmove_decay
+        if decay:
+            # The cache keeps the whole score: the hash does not hold the clock. Rounded toward 0,
+            # the same for either side.
+            clock = self.b.halfmove
+            if clock:
+                if score >= 0:
+                    return score * decay // (decay + clock)
+                return -(-score * decay // (decay + clock))
+        return score
 
     def raw_static(self, packed: int) -> int:
         node_static = self.node_static

@@ -74,11 +74,18 @@ def alive(pid: int) -> bool:
 
 
 def describe(pid: int) -> str:
-    try:
-        cmdline = (PROC / str(pid) / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
-    except OSError:
-        cmdline = "?"
-    return f"pid {pid}: {cmdline.strip()[:300]}"
+    """`pid` and its command line. A process caught just after its exec began has an empty one for a
+    moment (the kernel fills it in later), so an empty read is tried again for up to a second."""
+    deadline = time.monotonic() + 1.0
+    while True:
+        try:
+            raw = (PROC / str(pid) / "cmdline").read_bytes()
+        except OSError:
+            return f"pid {pid}: ?"
+        if raw or time.monotonic() >= deadline or not alive(pid):
+            cmdline = raw.replace(b"\0", b" ").decode(errors="replace")
+            return f"pid {pid}: {cmdline.strip()[:300]}"
+        time.sleep(0.01)
 
 
 def _own_resource_tracker() -> int | None:

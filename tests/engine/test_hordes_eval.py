@@ -16,7 +16,7 @@ from hordes.engine.mobility import ONE
 from hordes.errors import VariantError
 from tests.engine.conftest import random_positions
 
-NEW_TERMS = ("royal_mobility", "restriction", "royal_pull", "mop_up")
+NEW_TERMS = ("royal_mobility", "restriction", "royal_pull", "mop_up", "siege")
 # issue 18's plan terms (hordes/engine/plan.py), off here: tests/engine/test_hoc_plan.py tests them
 PLAN_TERMS = ("trapped", "royal_reach", "pull_reach", "royal_fork", "restricted_mobility")
 
@@ -52,6 +52,7 @@ def _term(fen: str, **weights: Any) -> int:
         ("{royal_pull: [1, x]}", "engine.evaluation.royal_pull"),
         ("{mop_up: true}", "engine.evaluation.mop_up"),
         ("{mop_up: [1, 1000001]}", "engine.evaluation.mop_up"),
+        ("{siege: [1, x]}", "engine.evaluation.siege"),
         ("{mop_up_margin: -1}", "engine.evaluation.mop_up_margin"),
         ("{mop_up_margin: [1, 2]}", "engine.evaluation.mop_up_margin"),
         ("{mop_up_margin: 2.5}", "engine.evaluation.mop_up_margin"),
@@ -115,6 +116,20 @@ def test_mop_up_drives_the_losing_royal_to_the_edge_when_ahead() -> None:
     # below the margin the term is silent, and it works for Black too
     assert _term("k7/8/8/8/8/8/1R6/4K3 w - - 0 1", mop_up=10, mop_up_margin=5000) == 0
     assert _term("K7/8/8/8/8/8/1r6/4k3 w - - 0 1", mop_up=10) == -corner
+
+
+def test_siege_counts_the_leaders_pieces_near_the_enemy_royals() -> None:
+    # White is two Rooks up; Black's King stands on a8, whose zone is a6-c8.
+    assert _term("k7/1R6/2R5/8/8/8/8/4K3 w - - 0 1", siege=10) == 20  # b7 and c6
+    assert _term("k7/1R6/8/3R4/8/8/8/4K3 w - - 0 1", siege=10) == 10  # d5 is three files away
+    assert _term("k7/8/8/8/8/8/1RR5/4K3 w - - 0 1", siege=10) == 0
+    # each enemy royal counts its own zone, the King's other shape (a Knight) as well
+    assert _term("k6n/1R6/2R3R1/8/8/8/8/4K3 w - - 0 1", siege=10) == 30
+    # only the side ahead lays siege: Black's Bishop beside White's King does not count
+    assert _term("k7/1R6/2R5/8/8/8/3b4/4K3 w - - 0 1", siege=10) == 20
+    # below the margin the term is silent, and it works for Black too
+    assert _term("k7/1R6/2R5/8/8/8/8/4K3 w - - 0 1", siege=10, mop_up_margin=5000) == 0
+    assert _term("K7/1r6/2r5/8/8/8/8/4k3 w - - 0 1", siege=10) == -20
 
 
 def test_static_evaluation_does_not_reward_an_owner_changing_capture() -> None:

@@ -119,6 +119,23 @@ def test_mop_up_gate_follows_the_tuned_piece_values(scale: float, tmp_path: Path
     assert float(np.max(np.abs(model.jacobian(theta, values)))) < 50
 
 
+def test_siege_is_gated_by_the_models_own_lead(tmp_path: Path) -> None:
+    """A document that switches the siege on: the model gates it by its own lead, as it does mop-up,
+    and is that document's Evaluator to the unit, at its numbers and at another siege weight."""
+    text = "---\ntitle: S\nslug: sieged\nparent: hordes\nengine:\n  evaluation:\n    siege: [60, 40]\n---\n"
+    variant = REGISTRY.parse(text, str(tmp_path / "sieged.md"), tmp_path)
+    fens = random_positions("hordes", games=6, seed=5, plies=120)
+    model = Model(variant, extract_features("hordes", fens, chunk=50, document=text, base=tmp_path))
+    assert np.count_nonzero(model.f.mop_up[:, :, 1]) > 0  # some positions have a siege to count
+    assert np.array_equal(model.evaluate(model.theta0), white_scores(Evaluator(variant), "hordes", fens))
+    theta = model.theta0.copy()
+    names = [p.name for p in model.params]
+    theta[names.index("siege.mg")], theta[names.index("siege.eg")] = 90, 10
+    other = Evaluator(variant, {"siege": [90, 10]})
+    assert np.array_equal(model.evaluate(theta), white_scores(other, "hordes", fens))
+    assert not np.array_equal(model.evaluate(theta), model.evaluate(model.theta0))
+
+
 def test_select_params() -> None:
     chess = load_variant("chess")
     names = lambda spec: [p.name for p in select_params(chess, spec)]  # noqa: E731
@@ -128,12 +145,15 @@ def test_select_params() -> None:
     everything = names(None)
     assert "K.mg" not in everything and "null_move" not in everything and "pawn_unit" not in everything
     assert {"centre.mg", "royal_danger.eg", "tempo", "campmate_threat"} <= set(everything)
-    # mop-up is switched on by the material balance: never fitted together with the values
+    # mop-up and the siege are switched on by the material balance: never fitted with the values
     assert "mop_up.mg" not in everything and "mop_up_margin" not in everything
+    assert "siege.mg" not in everything
     assert set(names("values")) | set(names("weights")) == set(everything) | {
         "mop_up.mg",
         "mop_up.eg",
         "mop_up_margin",
+        "siege.mg",
+        "siege.eg",
     }
     with pytest.raises(HordesError, match="mop_up depends on the material balance"):
         select_params(chess, "values,weights")

@@ -41,6 +41,9 @@ PAIR_TERMS: dict[str, tuple[int, int]] = {
     # the side ahead by mop_up_margin or more: per step the enemy royals stand from the centre and
     # per step of closeness of its own royals to the nearest enemy royal (per node; off by default)
     "mop_up": (0, 0),
+    # the side ahead by mop_up_margin or more: per piece of its own (not a pawn, royal or immobile)
+    # within two squares of an enemy royal piece, where mates happen (per node; off by default)
+    "siege": (0, 0),
     # The pull-trap-capture plan (hordes/engine/plan.py; per node, each off by default):
     # per enemy piece in our half that cannot leave it (restrictions, blockers, our royals' squares)
     "trapped": (0, 0),
@@ -110,7 +113,7 @@ SWITCHES: dict[str, bool] = {
 OTHER_KEYS = {"pawn_unit"}  # internal units of one pawn, for UCI "score cp" (default: the pawn's eg value)
 # Terms switched on by the material balance: their effect is not linear in the piece values, so
 # `hordes tune` fits them in a run of their own, never together with the values.
-MATERIAL_GATED = frozenset({"mop_up", "mop_up_margin"})
+MATERIAL_GATED = frozenset({"mop_up", "mop_up_margin", "siege"})
 ALL_KEYS = set(PAIR_TERMS) | set(SCALAR_TERMS) | set(SWITCHES) | OTHER_KEYS
 
 
@@ -129,6 +132,7 @@ class EvalParams:
     restriction: tuple[int, int]
     royal_pull: tuple[int, int]
     mop_up: tuple[int, int]
+    siege: tuple[int, int]
     trapped: tuple[int, int]
     royal_reach: tuple[int, int]
     pull_reach: tuple[int, int]
@@ -233,6 +237,7 @@ def parse_params(variant: Variant, overrides: Mapping[str, Any] | None = None) -
         restriction=pairs["restriction"],
         royal_pull=pairs["royal_pull"],
         mop_up=pairs["mop_up"],
+        siege=pairs["siege"],
         trapped=pairs["trapped"],
         royal_reach=pairs["royal_reach"],
         pull_reach=pairs["pull_reach"],

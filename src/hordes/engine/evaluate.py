@@ -202,6 +202,8 @@ class Evaluator:
         self.mop_up = params.mop_up
         self.mop_up_margin = params.mop_up_margin
         self.use_mop_up = params.mop_up != (0, 0) and bool(comp.royal_kinds)
+        self.siege = params.siege
+        self.use_siege = params.siege != (0, 0) and bool(comp.royal_kinds)
         cols, rows = geo.cols, geo.rows
         self.centre_distance = [
             max(0, abs(2 * geo.file_of(sq) - (cols - 1)) - 1) // 2
@@ -240,6 +242,7 @@ class Evaluator:
             or self.use_restriction
             or self.use_pull
             or self.use_mop_up
+            or self.use_siege
             or self.plan is not None
         )
         # Squares within two king steps of each square, for the danger term.
@@ -256,7 +259,14 @@ class Evaluator:
         self.attacker_kinds = [k for k, p in enumerate(pieces) if not (p.pawn or p.royal or p.immobile)]
         # What the search calls per node: `extras`, or the same sum written out for the usual case.
         self.node_extras: Callable[[Board, int], int] = self.extras
-        others = self.camp_threat or self.use_royal_mob or self.use_magnets or self.use_mop_up or self.plan
+        others = (
+            self.camp_threat
+            or self.use_royal_mob
+            or self.use_magnets
+            or self.use_mop_up
+            or self.use_siege
+            or self.plan
+        )
         # Every extra is one the written-out functions below compute: royal shelter and danger (with
         # royal pieces to count around), pawn structure, the colour pair, mobility (and perhaps the
         # race, added around them).
@@ -400,6 +410,10 @@ class Evaluator:
             n = self.mop_up_steps(board, 0 if lead > 0 else 1)
             mg += n * self.mop_up[0]
             eg += n * self.mop_up[1]
+        if self.use_siege and (lead >= self.mop_up_margin or -lead >= self.mop_up_margin):
+            n = self.siege_count(board, 0 if lead > 0 else 1)
+            mg += n * self.siege[0]
+            eg += n * self.siege[1]
         hi, lo = self.phase_hi, self.phase_lo
         if ph >= hi:
             return score + mg
@@ -625,11 +639,15 @@ class Evaluator:
             for fa, ra in zip(files, ranks, strict=True)
         ]
 
-    def mop_up_parts(self, board: Board) -> tuple[int, int]:
-        """The ungated mop-up steps (White-positive) if White were the side ahead, and if Black were:
-        `extras` adds the one of the side whose lead (the endgame field of the packed sum) reaches
-        mop_up_margin, times the mop_up weights. For the tuner, which moves the lead."""
-        return self.mop_up_steps(board, 0), self.mop_up_steps(board, 1)
+    def mop_up_parts(self, board: Board) -> tuple[tuple[int, int], tuple[int, int]]:
+        """The ungated (mop-up steps, siege count), White-positive, if White were the side ahead,
+        and if Black were: `extras` adds those of the side whose lead (the endgame field of the
+        packed sum) reaches mop_up_margin, times the mop_up and siege weights. For the tuner, which
+        moves the lead."""
+        return (
+            (self.mop_up_steps(board, 0), self.siege_count(board, 0)),
+            (self.mop_up_steps(board, 1), self.siege_count(board, 1)),
+        )
 
     def mop_up_steps(self, board: Board, winner: int) -> int:
         """White-positive when White is `winner`: how far the loser's royals stand from the centre,
@@ -655,6 +673,20 @@ class Evaluator:
                 bb ^= low
                 sq = low.bit_length() - 1
                 n += far - min([row[sq] for row in losers])
+        return n if winner == 0 else -n
+
+    def siege_count(self, board: Board, winner: int) -> int:
+        """White-positive when White is `winner`: the winner's attackers (not pawns, royal or
+        immobile) within two squares of each royal piece of the loser."""
+        occ = board.occ
+        attackers = _union(board.kind_bb, self.attacker_kinds) & occ[winner]
+        zone = self.zone
+        n = 0
+        bb = self._royals(board) & occ[winner ^ 1]
+        while bb:
+            low = bb & -bb
+            bb ^= low
+            n += (zone[low.bit_length() - 1] & attackers).bit_count()
         return n if winner == 0 else -n
 
     def threat(self, board: Board) -> int:
@@ -907,6 +939,14 @@ def _plus_race(
         return extras(board, packed) + race(board, packed)
 
     return with_race
+
+
+def _union(kind_bb: list[int], kinds: list[int]) -> int:
+    """The squares of every piece of these kinds, of either colour."""
+    out = 0
+    for k in kinds:
+        out |= kind_bb[k]
+    return out
 
 
 def _progress(rank: int, goal_ranks: tuple[int, ...], rows: int) -> int:

@@ -13,10 +13,10 @@ to its base components and their derivatives, one column per parameter: piece va
 (White's minus Black's count of the kind), every evaluation weight by a finite difference of the
 Evaluator itself (so terms added to `PAIR_TERMS` / `SCALAR_TERMS` later are tuned without code
 here). The phase is the one non-linear part — piece values decide both a position's phase and the
-phase bounds — and is computed exactly from the piece counts. Mop-up is the other: it applies
-only for the side whose lead (T_eg, so the piece values) reaches `mop_up_margin`. Each position
-keeps its ungated mop-up steps for either side as ahead (`Evaluator.mop_up_parts`), and the model
-gates them by its own T_eg, as the Evaluator does (the Jacobian holds the gate fixed). The model
+phase bounds — and is computed exactly from the piece counts. Mop-up and the siege are the other:
+they apply only for the side whose lead (T_eg, so the piece values) reaches `mop_up_margin`. Each
+position keeps their ungated counts for either side as ahead (`Evaluator.mop_up_parts`), and the
+model gates them by its own T_eg, as the Evaluator does (the Jacobian holds the gate fixed). The model
 reproduces the Evaluator exactly at the document's numbers; elsewhere within the rounding of
 mobility terms (half a unit per piece). `hordes tune` measures that against the tuned document's own
 Evaluator. A weight whose slope changes between one and two finite-difference steps (a threshold) is
@@ -166,7 +166,7 @@ class Features:
     phase_counts: Array  # (n, kinds): pieces of each kind on the board (both colours)
     white: Array  # (n,): Evaluator's score from White's view, for checks
     nonlinear: npt.NDArray[np.bool_]  # (P,): a second step gave another slope (thresholds, ...)
-    mop_up: Array  # (n, 2): ungated mop-up steps (White-positive) with White, or Black, ahead
+    mop_up: Array  # (n, 2, 2): ungated (mop-up steps, siege count), White-positive, with White or Black ahead
 
     @staticmethod
     def concat(parts: Sequence[Features]) -> Features:
@@ -220,9 +220,12 @@ def feature_chunk(task: FeatureTask) -> Features:
     real_ev = Evaluator(variant)
     doc = {k: list(getattr(real_ev.params, k)) for k in evmod.PAIR_TERMS if hasattr(real_ev.params, k)}
     doc.update({k: getattr(real_ev.params, k) for k in evmod.SCALAR_TERMS if hasattr(real_ev.params, k)})
-    # The components leave mop-up out: the model adds it, gated by the lead at its own numbers.
+    # The components leave mop-up and the siege out: the model adds them, gated by the lead at its
+    # own numbers.
     doc["mop_up"] = [0, 0]
-    base_ev = Evaluator(variant, doc) if real_ev.use_mop_up else real_ev
+    doc["siege"] = [0, 0]
+    gated = real_ev.use_mop_up or real_ev.use_siege
+    base_ev = Evaluator(variant, doc) if gated else real_ev
     steps = [float(STEP if values[i] + 2 * STEP <= LIMIT else -STEP) for i in range(len(params))]
     # Two evaluators per weight, one and two steps away: a slope that differs between them (by more
     # than the rounding of mobility terms) marks a term that is not linear in its weight.
@@ -245,7 +248,7 @@ def feature_chunk(task: FeatureTask) -> Features:
     deriv = np.zeros((n, len(params), COMPONENTS))
     counts = np.zeros((n, kinds))
     white = np.zeros(n)
-    mop_up = np.zeros((n, 2))
+    mop_up = np.zeros((n, 2, 2))
     for row, fen in enumerate(task.fens):
         board = Board(variant, fen)
         comp0 = components(base_ev, board)
@@ -271,8 +274,8 @@ def feature_chunk(task: FeatureTask) -> Features:
                 deriv[row, j, c] = slope
                 if abs((two[c] - comp0[c]) / (2 * steps[j]) - slope) > NONLINEAR_TOLERANCE:
                     nonlinear[j] = True
-    # The margin is a threshold: with mop-up on, the scores jump where a lead crosses it.
-    if real_ev.use_mop_up and np.any(mop_up):
+    # The margin is a threshold: with mop-up or the siege on, the scores jump where a lead crosses it.
+    if gated and np.any(mop_up):
         nonlinear[[j for j, p in enumerate(params) if p.key == "mop_up_margin"]] = True
     return Features(base, deriv, counts, white, nonlinear, mop_up)
 
@@ -323,7 +326,9 @@ class Model:
                 start[code >> 1] += 1
         self.start_counts = start[phase_kinds]
         names = {p.name: i for i, p in enumerate(self.params)}
-        self.mop_up_idx = (names["mop_up.mg"], names["mop_up.eg"])
+        # The gated terms' weights, (mop-up, siege) for the middlegame and for the endgame.
+        self.gated_mg = np.array([names["mop_up.mg"], names["siege.mg"]], dtype=np.intp)
+        self.gated_eg = np.array([names["mop_up.eg"], names["siege.eg"]], dtype=np.intp)
         self.margin_idx = names["mop_up_margin"]
 
     def __len__(self) -> int:
@@ -342,24 +347,24 @@ class Model:
         return np.asarray(self.f.base + np.einsum("npc,p->nc", self.f.deriv, theta - self.theta0))
 
     def mop_up_steps(self, theta: Array, comp: Array | None = None) -> Array:
-        """Per position, the mop-up steps (White-positive) the Evaluator applies at `theta`: those
-        of the side whose lead reaches mop_up_margin (as `Evaluator.extras`: the endgame field of
-        the piece-square sum, `>=`, White's steps when the lead is positive), else none."""
+        """Per position, the (mop-up steps, siege count), White-positive, that the Evaluator applies
+        at `theta`: those of the side whose lead reaches mop_up_margin (as `Evaluator.extras`: the
+        endgame field of the piece-square sum, `>=`, White's when the lead is positive), else none."""
         if comp is None:
             comp = self._components(theta)
-        lead = np.round(comp[:, 1])  # a whole number in the Evaluator; here within rounding of it
+        lead = np.round(comp[:, 1])[:, None]  # a whole number in the Evaluator; here within rounding
         side = np.where(lead > 0, self.f.mop_up[:, 0], self.f.mop_up[:, 1])
         return np.asarray(np.where(np.abs(lead) >= theta[self.margin_idx], side, 0.0))
 
     def evaluate(self, theta: Array, exact: bool = True, steps: Array | None = None) -> Array:
         """Scores from White's view: with the Evaluator's integer tapering (`exact`), or smooth.
-        `steps`: the gated mop-up steps to use (default: gated at `theta`)."""
+        `steps`: the gated mop-up steps and siege counts to use (default: gated at `theta`)."""
         comp = self._components(theta)
         if steps is None:
             steps = self.mop_up_steps(theta, comp)
-        # Mop-up is one of the extras: tapered (and floored) together with them.
-        comp[:, 2] += steps * theta[self.mop_up_idx[0]]
-        comp[:, 3] += steps * theta[self.mop_up_idx[1]]
+        # Mop-up and the siege are extras: tapered (and floored) together with them.
+        comp[:, 2] += steps @ theta[self.gated_mg]
+        comp[:, 3] += steps @ theta[self.gated_eg]
         ph, hi, lo = self.phase(theta, exact)
         if exact:
             out = (
@@ -373,8 +378,8 @@ class Model:
         return np.asarray(out, dtype=np.float64)
 
     def jacobian(self, theta: Array, tuned: Sequence[int]) -> Array:
-        """d score / d parameter for the tuned parameters (smooth model, unit steps; the mop-up
-        gate held as it is at `theta`)."""
+        """d score / d parameter for the tuned parameters (smooth model, unit steps; the gate of
+        mop-up and the siege held as it is at `theta`)."""
         steps = self.mop_up_steps(theta)
         e0 = self.evaluate(theta, exact=False, steps=steps)
         out = np.empty((len(e0), len(tuned)))

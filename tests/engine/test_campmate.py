@@ -8,6 +8,7 @@ level 6 with its node and depth caps and no clock, so the result does not depend
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import replace
 from pathlib import Path
 
@@ -18,6 +19,7 @@ from hordes.engine.evaluate import Evaluator, evaluator
 from hordes.engine.levels import MAX_LEVEL, MIN_LEVEL, level, think
 from hordes.engine.limits import MATE_BOUND, Limits
 from hordes.engine.search import Searcher
+from hordes.errors import VariantError
 
 DATA = Path(__file__).parent / "data"
 
@@ -126,6 +128,44 @@ def test_p1_race_weights_come_from_the_document() -> None:
     off = Evaluator(board.variant, {"campmate_race": 0})
     assert plain.evaluate(board) < off.evaluate(board)  # Black's free road counts against White
     assert Evaluator(board.variant, {"campmate_reach": 0}).evaluate(board) == off.evaluate(board)
+
+
+def test_p1_race_curve_gives_each_road_length_its_worth() -> None:
+    # Black's Khan two steps from its camp, White's King three: only Black's road counts.
+    board = Board("orda", "8/8/8/2K5/8/4k3/8/8 w - - 0 1")
+
+    def race(**terms: object) -> int:
+        return Evaluator(board.variant, {"campmate_reach": 3, "campmate_delay": False, **terms}).race(board)
+
+    assert race() == -2  # the straight line: reach + 1 - steps
+    assert race(campmate_race_curve=[3, 2, 1]) == -2  # the same line, written out
+    assert race(campmate_race_curve=[9, 7, 1]) == -7  # the second step's number
+    # the same with both roads: White's three steps and Black's two, one number each
+    tie = Board("orda", "8/8/8/2K5/4k3/8/8/8 w - - 0 1")
+    ev = Evaluator(
+        tie.variant, {"campmate_reach": 3, "campmate_delay": False, "campmate_race_curve": [9, 7, 4]}
+    )
+    assert ev.race(tie) == 4  # both three steps: White, to move, arrives first
+    # the curve scales the score as the weight does: the endgame score moves by 160 per unit
+    weights = {"campmate_reach": 3, "campmate_delay": False, "campmate_race": [0, 160]}
+    line = Evaluator(board.variant, weights)
+    steep = Evaluator(board.variant, {**weights, "campmate_race_curve": [9, 7, 1]})
+    assert line.evaluate(board) - steep.evaluate(board) == 5 * 160
+
+
+@pytest.mark.parametrize(
+    ("curve", "message"),
+    [
+        ([5, 4], "needs one number per step of campmate_reach (5), not 2"),
+        ([5, 4, -3, 2, 1], "must be a list of whole numbers, none negative"),
+        ("steep", "must be a list of whole numbers, none negative, not 'steep'"),
+        ([5, 4, 3, True, 1], "must be a list of whole numbers"),
+    ],
+)
+def test_p1_race_curve_errors_name_the_key(curve: object, message: str) -> None:
+    with pytest.raises(VariantError, match=re.escape(message)) as err:
+        Evaluator(Board("orda").variant, {"campmate_race_curve": curve})
+    assert "engine.evaluation.campmate_race_curve" in str(err.value)
 
 
 def test_p1_variants_without_campmate_pay_nothing() -> None:

@@ -30,6 +30,7 @@ OLD_TERMS = (
     "royal_shelter",
     "mop_up",
     "siege",
+    "mobility",
     "restriction",
     "royal_pull",
 )
@@ -153,9 +154,11 @@ def test_p2_no_shuffle_chooses_progress_when_ahead() -> None:
     board.push_uci("a1b1")
     board.push_uci("f4g3")
     undo = board.parse_uci("b1a1")
-    # The siege (another way to make progress when ahead) is off in both, so the penalty is tested alone.
-    old = list(Searcher(4, evaluation={"shuffle": 0, "siege": 0}).search(board, Limits(depth=3)))[-1]
-    new = list(Searcher(4, evaluation={"siege": 0}).search(board, Limits(depth=3)))[-1]
+    # The siege and mobility (other ways to make progress) are off in both, so the penalty is tested
+    # alone.
+    quiet = {"siege": 0, "mobility": 0}
+    old = list(Searcher(4, evaluation={"shuffle": 0, **quiet}).search(board, Limits(depth=3)))[-1]
+    new = list(Searcher(4, evaluation=quiet).search(board, Limits(depth=3)))[-1]
     assert old.best_move == undo
     assert new.best_move != undo and new.score > 1000
 

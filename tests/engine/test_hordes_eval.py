@@ -37,7 +37,7 @@ def _variant(evaluation: str, parent: str = "hordes") -> Variant:
 def _term(fen: str, **weights: Any) -> int:
     """The extras of a Hordes of Change position (White's view) with only the given terms on."""
     board = Board("hordes", fen)
-    off = {k: 0 for k in NEW_TERMS + PLAN_TERMS} | {"royal_shelter": 0, "royal_danger": 0}
+    off = {k: 0 for k in NEW_TERMS + PLAN_TERMS} | {"royal_shelter": 0, "royal_danger": 0, "mobility": 0}
     ev = Evaluator(board.variant, off | weights)
     return ev.extras(board, ev.packed(board))
 

@@ -110,11 +110,19 @@ SWITCHES: dict[str, bool] = {
     # and the piece can step aside; Fairy-Stockfish's flag term traces roads so).
     "campmate_delay": False,
 }
+# Lists of whole numbers.
+LIST_TERMS: dict[str, tuple[int, ...]] = {
+    # rules.campmate: the race's worth of a road of 1, 2, ... campmate_reach steps, in units of
+    # campmate_race; one number per step, campmate_reach of them. Empty: campmate_reach for one
+    # step down to 1 for campmate_reach steps, a straight line. (Fairy-Stockfish's flag term falls
+    # with the square of the distance, 1 / (1 + steps²).)
+    "campmate_race_curve": (),
+}
 OTHER_KEYS = {"pawn_unit"}  # internal units of one pawn, for UCI "score cp" (default: the pawn's eg value)
 # Terms switched on by the material balance: their effect is not linear in the piece values, so
 # `hordes tune` fits them in a run of their own, never together with the values.
 MATERIAL_GATED = frozenset({"mop_up", "mop_up_margin", "siege"})
-ALL_KEYS = set(PAIR_TERMS) | set(SCALAR_TERMS) | set(SWITCHES) | OTHER_KEYS
+ALL_KEYS = set(PAIR_TERMS) | set(SCALAR_TERMS) | set(SWITCHES) | set(LIST_TERMS) | OTHER_KEYS
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,6 +154,7 @@ class EvalParams:
     tempo: int
     campmate_threat: int
     campmate_reach: int
+    campmate_race_curve: tuple[int, ...]
     mop_up_margin: int
     shuffle: int
     halfmove_decay: int
@@ -166,6 +175,16 @@ def _pair(source: str, key: str, value: Any) -> tuple[int, int]:
     if isinstance(value, list | tuple) and len(value) == 2 and all(_is_int(v) for v in value):
         return int(value[0]), int(value[1])
     raise VariantError(source, key, f"must be a whole number or [middlegame, endgame], not {value!r}")
+
+
+def _curve(source: str, key: str, value: object) -> tuple[int, ...]:
+    """A list of whole numbers, none negative (an empty list stands for the default; one number is
+    a list of one, as a player spec's `eval.campmate_race_curve=5` gives it)."""
+    if _is_int(value):
+        value = [value]
+    if not isinstance(value, list | tuple) or not all(_is_int(v) and v >= 0 for v in value):
+        raise VariantError(source, key, f"must be a list of whole numbers, none negative, not {value!r}")
+    return tuple(int(v) for v in value)
 
 
 def _is_int(v: object) -> TypeGuard[int]:
@@ -211,6 +230,13 @@ def parse_params(variant: Variant, overrides: Mapping[str, Any] | None = None) -
         raise VariantError(
             source, f"{prefix}.mop_up_margin", f"must not be negative, not {scalars['mop_up_margin']}"
         )
+    curve = _curve(source, f"{prefix}.campmate_race_curve", data.get("campmate_race_curve", ()))
+    if curve and len(curve) != scalars["campmate_reach"]:
+        raise VariantError(
+            source,
+            f"{prefix}.campmate_race_curve",
+            f"needs one number per step of campmate_reach ({scalars['campmate_reach']}), not {len(curve)}",
+        )
     switches: dict[str, bool] = {}
     for name, switch in SWITCHES.items():
         value: object = data.get(name, switch)
@@ -251,6 +277,7 @@ def parse_params(variant: Variant, overrides: Mapping[str, Any] | None = None) -
         tempo=scalars["tempo"],
         campmate_threat=scalars["campmate_threat"],
         campmate_reach=scalars["campmate_reach"],
+        campmate_race_curve=curve,
         mop_up_margin=scalars["mop_up_margin"],
         shuffle=scalars["shuffle"],
         halfmove_decay=scalars["halfmove_decay"],

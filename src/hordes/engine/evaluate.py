@@ -153,6 +153,9 @@ class Evaluator:
         self.reach = reach if comp.camp_kinds and params.campmate_race != (0, 0) else 0
         self.use_race = self.reach > 0
         self.delay = params.campmate_delay
+        # worth of a road by its steps (index 0: no road), in units of race_weight
+        curve = params.campmate_race_curve[:reach] or tuple(range(reach, 0, -1))
+        self.race_curve = [0, *curve]
         self.race_steps: dict[int, list[int]] = {}
         self.race_within: dict[int, list[int]] = {}
         self.race_zone = [0, 0]  # squares within reach of the camp, per colour
@@ -870,8 +873,9 @@ class Evaluator:
         return best
 
     def race(self, board: Board) -> int:
-        """White minus Black: campmate_reach + 1 minus each side's free road (`road`), for the side
-        whose royal arrives first (the side to move arrives first when the roads are equal)."""
+        """White minus Black: the worth (campmate_race_curve; by default campmate_reach + 1 minus the
+        steps) of each side's free road (`road`), for the side whose royal arrives first (the side
+        to move arrives first when the roads are equal)."""
         occ = board.occ
         kinds = board.kind_bb
         zone = self.race_zone
@@ -890,8 +894,8 @@ class Evaluator:
                 black = 0
             else:
                 white = 0
-        top = self.reach + 1
-        return (top - white if white else 0) - (top - black if black else 0)
+        curve = self.race_curve  # curve[0] is 0: no road
+        return curve[white] - curve[black]
 
     def _static_plus_race(self, static: Callable[[Board, int], int]) -> Callable[[Board, int], int]:
         """`static` plus the race term, signed for the side to move. The race's first test (is any

@@ -16,10 +16,11 @@ from __future__ import annotations
 import argparse
 import time
 from collections.abc import Callable
+from typing import Any
 
 import hordes
 from hordes import Board
-from hordes.engine.evaluate import evaluator
+from hordes.engine.evaluate import Evaluator, evaluator
 from search import POSITIONS, fixed_depth_totals  # benchmarks/search.py, beside this file
 
 SEARCH_DEPTH = 5
@@ -53,14 +54,55 @@ def score_all(fn: Callable[[Board, int], int], boards: list[tuple[Board, int]]) 
     return total
 
 
+def header(rounds: int, first: str, second: str) -> None:
+    """The build and the table's head, for `compare`'s rows."""
+    print(f"# {hordes.build_kind()} build, best of {rounds} CPU seconds each way")
+    print(f"| variant | work | result (equal both ways) | {first} s | {second} s | {first} / {second} |")
+    print("|---|---|---|---|---|---|")
+
+
+def compare(
+    variant: str,
+    loop: tuple[str, Callable[[Any], object]],
+    depth: int,
+    ways: dict[str, Any],
+    install: Callable[[Any], None],
+    rounds: int,
+) -> None:
+    """Two works done each of two ways (`install` puts a way in place), way after way, round by
+    round, so that the machine's drift falls on both: `loop` (its label and what it does with a way)
+    and the fixed-depth searches of the variant's ten positions. Prints a table row per work: the
+    answer both ways gave (it stops if they differ: a search's node count and moves, not the time it
+    carries), each way's best CPU seconds and their ratio."""
+    works = [loop, (f"search depth {depth}, 10 positions", lambda _fn: fixed_depth_totals(variant, depth))]
+    first, second = ways
+    for label, work in works:
+        best = dict.fromkeys(ways, float("inf"))
+        answers: dict[str, object] = {}
+        for _ in range(rounds):
+            for name, fn in ways.items():
+                install(fn)
+                out, seconds = cpu(lambda w=work, f=fn: w(f))
+                if isinstance(out, tuple):
+                    out = (out[0], out[2])  # nodes and moves (not the time it carries)
+                if answers.setdefault(name, out) != out:
+                    raise SystemExit(f"{variant} {label}: {name} gave {out}, then {answers[name]}")
+                best[name] = min(best[name], seconds)
+        if answers[first] != answers[second]:
+            raise SystemExit(f"MISMATCH {variant} {label}: {answers}")
+        shown = answers[second]
+        if isinstance(shown, tuple):
+            shown = f"{shown[0]:,} nodes"
+        a, b = best[first], best[second]
+        print(f"| {variant} | {label} | {shown} | {a:.3f} | {b:.3f} | {a / b:.2f} |")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--variants", nargs="+", default=["chess", "orda", "khans"])
     args = parser.parse_args()
-    print(f"# {hordes.build_kind()} build, best of {args.rounds} CPU seconds each way")
-    print("| variant | work | result (equal both ways) | written source s | words s | source / words |")
-    print("|---|---|---|---|---|---|")
+    header(args.rounds, "written source", "words")
     for variant in args.variants:
         ev = evaluator(Board(variant).variant)
         if not ev.written_out:
@@ -68,35 +110,13 @@ def main() -> None:
         saved = ev.node_static
         ways = {"source": ev.node_static_on(words=False), "words": ev.node_static_on(words=True)}
         boards = [(b, ev.packed(b)) for b in positions(variant)]
-        works: list[tuple[str, Callable[[Callable[[Board, int], int]], object]]] = [
-            (f"{len(boards)} positions × {CALLS}", lambda fn, bs=boards: score_all(fn, bs)),
-            (
-                f"search depth {SEARCH_DEPTH}, 10 positions",
-                lambda _fn, v=variant: fixed_depth_totals(v, SEARCH_DEPTH),
-            ),
-        ]
+
+        def install(fn: Callable[[Board, int], int], ev: Evaluator = ev) -> None:
+            ev.node_static = fn
+
+        loop = (f"{len(boards)} positions × {CALLS}", lambda fn, bs=boards: score_all(fn, bs))
         try:
-            for label, work in works:
-                best = {"source": float("inf"), "words": float("inf")}
-                answers: dict[str, object] = {}
-                for _ in range(args.rounds):
-                    for name, fn in ways.items():
-                        ev.node_static = fn
-                        out, seconds = cpu(lambda w=work, f=fn: w(f))
-                        if isinstance(out, tuple):
-                            out = (out[0], out[2])  # nodes and moves (not the time it carries)
-                        if answers.setdefault(name, out) != out:
-                            raise SystemExit(f"{variant} {label}: {name} gave {out}, then {answers[name]}")
-                        best[name] = min(best[name], seconds)
-                if answers["source"] != answers["words"]:
-                    raise SystemExit(f"MISMATCH {variant} {label}: {answers}")
-                shown = answers["words"]
-                if isinstance(shown, tuple):
-                    shown = f"{shown[0]:,} nodes"
-                print(
-                    f"| {variant} | {label} | {shown} | {best['source']:.3f} | {best['words']:.3f} "
-                    f"| {best['source'] / best['words']:.2f} |"
-                )
+            compare(variant, loop, SEARCH_DEPTH, ways, install, args.rounds)
         finally:
             ev.node_static = saved
 

@@ -12,8 +12,21 @@ import pytest
 
 from hordes import Board, builtin_variants
 from hordes.core import movegen
+from hordes.engine.eval_params import PAIR_TERMS
+from hordes.engine.evaluate import Evaluator
 
 VARIANTS = [v.slug for v in builtin_variants()]
+# The weight pairs of the piece-square table; every other pair is a term that Evaluator.extras adds.
+PIECE_SQUARE_TERMS = frozenset({"centre", "pawn_advance", "royal_centre", "campmate"})
+
+
+def extras_with_only(fen: str, **weights: Any) -> int:
+    """The extras of a Hordes of Change position (White's view) with only the named terms on. Every
+    other term that extras adds is set to 0, a term added to the evaluation later included."""
+    board = Board("hordes", fen)
+    off = {key: 0 for key in PAIR_TERMS if key not in PIECE_SQUARE_TERMS}
+    ev = Evaluator(board.variant, off | weights)
+    return ev.extras(board, ev.packed(board))
 
 
 def random_positions(

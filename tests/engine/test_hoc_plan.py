@@ -22,30 +22,12 @@ from hordes.engine.limits import Limits
 from hordes.engine.plan import see
 from hordes.engine.search import Searcher
 from tests.engine import hoc_plan
+from tests.engine.conftest import extras_with_only
 
-PLAN_TERMS = ("trapped", "royal_reach", "pull_reach", "royal_fork", "restricted_mobility")
-OLD_TERMS = (
-    "royal_mobility",
-    "royal_danger",
-    "royal_shelter",
-    "mop_up",
-    "siege",
-    "mobility",
-    "restriction",
-    "royal_pull",
-)
 ENTRIES = hoc_plan.read()
 # Level 6 solved 43 of the 48 before the plan terms and search (main at 21017dc), 42 after (41 and 42
 # without its noise); the misses win the same material a move later (the file wants the fastest).
 SOLVED_AT_LEVEL_6 = 42
-
-
-def _term(fen: str, **weights: Any) -> int:
-    """The extras of a position (White's view) with only the given terms on."""
-    board = Board("hordes", fen)
-    off = dict.fromkeys(PLAN_TERMS + OLD_TERMS, 0)
-    ev = Evaluator(board.variant, off | weights)
-    return ev.extras(board, ev.packed(board))
 
 
 def test_p3_plan_suite_is_proved_by_the_reference_generator() -> None:
@@ -76,32 +58,34 @@ def test_p3_plan_suite_at_level_6() -> None:
 def test_p2_trapped_scores_an_enemy_piece_that_cannot_leave_our_half() -> None:
     # Black's Bishop on a1: its one diagonal is blocked by White's Rook on b2 (taking it would hand
     # the Bishop to White), so it cannot leave White's half; on a3 it can run to the other half.
-    assert _term("7k/8/8/8/8/8/1R6/b3K3 w - - 0 1", trapped=10) == 10
-    assert _term("7k/8/8/8/8/b7/1R6/4K3 w - - 0 1", trapped=10) == 0
+    assert extras_with_only("7k/8/8/8/8/8/1R6/b3K3 w - - 0 1", trapped=10) == 10
+    assert extras_with_only("7k/8/8/8/8/b7/1R6/4K3 w - - 0 1", trapped=10) == 0
     # a restriction closes the way out: the Rook on d2 above White's Rook Magnet on d1 cannot go up
     # the file, and along rank 2 it stays in White's half; without the magnet it leaves at once
-    assert _term("7k/8/8/8/8/8/K2r4/3+R4 w - - 0 1", trapped=10) == 10
-    assert _term("7k/8/8/8/8/8/K2r4/8 w - - 0 1", trapped=10) == 0
+    assert extras_with_only("7k/8/8/8/8/8/K2r4/3+R4 w - - 0 1", trapped=10) == 10
+    assert extras_with_only("7k/8/8/8/8/8/K2r4/8 w - - 0 1", trapped=10) == 0
     # the same for Black, mirrored
-    assert _term("3+r4/k2R4/8/8/8/8/8/7K b - - 0 1", trapped=10) == -10
+    assert extras_with_only("3+r4/k2R4/8/8/8/8/8/7K b - - 0 1", trapped=10) == -10
 
 
 def test_p2_royal_reach_and_pull_reach_score_the_pull_trap_capture() -> None:
     # White's King on c2 can take Black's Bishop on d3 (undefended): royal reach.
-    assert _term("7k/8/8/8/8/3b4/2K5/8 w - - 0 1", royal_reach=10) == 10
+    assert extras_with_only("7k/8/8/8/8/3b4/2K5/8 w - - 0 1", royal_reach=10) == 10
     # defended by Black's Rook on d8: no royal capture there
-    assert _term("3r3k/8/8/8/8/3b4/2K5/8 w - - 0 1", royal_reach=10) == 0
+    assert extras_with_only("3r3k/8/8/8/8/3b4/2K5/8 w - - 0 1", royal_reach=10) == 0
     # White's Rook Magnet on d1 can pull the Bishop on d6 to d2, next to White's King on c2
-    assert _term("7k/8/3b4/8/8/8/2K5/3+R4 w - - 0 1", pull_reach=10) == 10
-    assert _term("7k/8/3b4/8/8/8/K7/3+R4 w - - 0 1", pull_reach=10) == 0  # d2 is out of the King's reach
+    assert extras_with_only("7k/8/3b4/8/8/8/2K5/3+R4 w - - 0 1", pull_reach=10) == 10
+    assert (
+        extras_with_only("7k/8/3b4/8/8/8/K7/3+R4 w - - 0 1", pull_reach=10) == 0
+    )  # d2 is out of the King's reach
 
 
 def test_p2_royal_fork_warns_of_a_knight_one_jump_from_both_royals() -> None:
     # White's King e1 and Knight g1; Black's Knight on d4 can jump to f3 and attack both: a fork.
-    assert _term("7k/8/8/8/3n4/8/8/4K1N1 w - - 0 1", royal_fork=10) == -10
-    assert _term("7k/8/8/n7/8/8/8/4K1N1 w - - 0 1", royal_fork=10) == 0  # a5 is too far
+    assert extras_with_only("7k/8/8/8/3n4/8/8/4K1N1 w - - 0 1", royal_fork=10) == -10
+    assert extras_with_only("7k/8/8/n7/8/8/8/4K1N1 w - - 0 1", royal_fork=10) == 0  # a5 is too far
     # a Black King on e4 that changes into a Knight attacks White's Kings on c3 and g3 at once
-    assert _term("7k/8/8/8/4k3/2K3K1/8/8 w - - 0 1", royal_fork=10) == -10
+    assert extras_with_only("7k/8/8/8/4k3/2K3K1/8/8 w - - 0 1", royal_fork=10) == -10
 
 
 def test_p2_quiescence_pulls_are_those_into_undefended_royal_reach() -> None:
@@ -120,8 +104,8 @@ def test_p2_quiescence_pulls_are_those_into_undefended_royal_reach() -> None:
 
 def test_p2_restricted_mobility_counts_the_directions_magnets_close() -> None:
     # White's Rook on e5 above Black's Rook Magnet on e4 loses one direction (north); a Bishop loses two
-    assert _term("k7/8/8/4R3/4+r3/8/8/7K w - - 0 1", restricted_mobility=10) == -10
-    assert _term("k7/8/8/4B3/4+r3/8/8/7K w - - 0 1", restricted_mobility=10) == -20
+    assert extras_with_only("k7/8/8/4R3/4+r3/8/8/7K w - - 0 1", restricted_mobility=10) == -10
+    assert extras_with_only("k7/8/8/4B3/4+r3/8/8/7K w - - 0 1", restricted_mobility=10) == -20
 
 
 def test_p2_plan_terms_are_off_where_the_document_does_not_weigh_them() -> None:

@@ -4,8 +4,6 @@ positions shows which one each term prefers, and chess/Orda/Khan's Chess scores 
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from hordes import Board, parse_variant
@@ -14,11 +12,9 @@ from hordes.engine.eval_params import parse_params
 from hordes.engine.evaluate import Evaluator, evaluator, unpack
 from hordes.engine.mobility import ONE
 from hordes.errors import VariantError
-from tests.engine.conftest import random_positions
+from tests.engine.conftest import extras_with_only, random_positions
 
 NEW_TERMS = ("royal_mobility", "restriction", "royal_pull", "mop_up", "siege")
-# issue 18's plan terms (hordes/engine/plan.py), off here: tests/engine/test_hoc_plan.py tests them
-PLAN_TERMS = ("trapped", "royal_reach", "pull_reach", "royal_fork", "restricted_mobility")
 
 DOC = """---
 title: Eval Test
@@ -32,14 +28,6 @@ engine:
 
 def _variant(evaluation: str, parent: str = "hordes") -> Variant:
     return parse_variant(DOC.format(parent=parent, evaluation=evaluation), "evaltest.md")
-
-
-def _term(fen: str, **weights: Any) -> int:
-    """The extras of a Hordes of Change position (White's view) with only the given terms on."""
-    board = Board("hordes", fen)
-    off = {k: 0 for k in NEW_TERMS + PLAN_TERMS} | {"royal_shelter": 0, "royal_danger": 0, "mobility": 0}
-    ev = Evaluator(board.variant, off | weights)
-    return ev.extras(board, ev.packed(board))
 
 
 @pytest.mark.parametrize(
@@ -82,54 +70,58 @@ def test_hordes_document_switches_terms_on() -> None:
 
 def test_royal_mobility_prefers_a_boxed_enemy_royal() -> None:
     # Black's King on a8 has no free square (its own Rooks on a7, b7, b8) against eight on e6.
-    boxed = _term("kr6/rr6/8/8/8/8/8/4K3 w - - 0 1", royal_mobility=10)
-    free = _term("rr6/r7/8/4k3/8/8/8/4K3 w - - 0 1", royal_mobility=10)
+    boxed = extras_with_only("kr6/rr6/8/8/8/8/8/4K3 w - - 0 1", royal_mobility=10)
+    free = extras_with_only("rr6/r7/8/4k3/8/8/8/4K3 w - - 0 1", royal_mobility=10)
     assert boxed == 10 * (5 - 0) and free == 10 * (5 - 8)
     # a Knight (the royal's other form) counts its leaps: in the corner, b6 taken by its own Bishop
-    assert _term("n7/8/1b6/8/8/8/8/4K3 w - - 0 1", royal_mobility=1) == 5 - 1
+    assert extras_with_only("n7/8/1b6/8/8/8/8/4K3 w - - 0 1", royal_mobility=1) == 5 - 1
     # and the term is symmetric
-    assert _term("4k3/8/8/8/8/8/RR6/KR6 b - - 0 1", royal_mobility=10) == -boxed
+    assert extras_with_only("4k3/8/8/8/8/8/RR6/KR6 b - - 0 1", royal_mobility=10) == -boxed
 
 
 def test_restriction_prefers_enemy_pieces_held_by_our_magnets() -> None:
-    held = _term("8/8/8/3+R4/3b4/8/8/k3K3 w - - 0 1", restriction=10)  # Bishop south of the magnet
-    loose = _term("8/8/8/3+R4/4b3/8/8/k3K3 w - - 0 1", restriction=10)  # diagonal: a Rook Magnet ignores it
+    held = extras_with_only("8/8/8/3+R4/3b4/8/8/k3K3 w - - 0 1", restriction=10)  # Bishop south of the magnet
+    loose = extras_with_only(
+        "8/8/8/3+R4/4b3/8/8/k3K3 w - - 0 1", restriction=10
+    )  # diagonal: a Rook Magnet ignores it
     assert held == 10 and loose == 0
     # Kings and Knights are never restricted; a Bishop Magnet holds diagonally
-    assert _term("8/8/8/3+R4/3k4/8/8/7K w - - 0 1", restriction=10) == 0
-    assert _term("8/8/8/3+b4/4R3/8/8/k6K w - - 0 1", restriction=10) == -10
+    assert extras_with_only("8/8/8/3+R4/3k4/8/8/7K w - - 0 1", restriction=10) == 0
+    assert extras_with_only("8/8/8/3+b4/4R3/8/8/k6K w - - 0 1", restriction=10) == -10
 
 
 def test_royal_pull_prefers_an_enemy_royal_in_the_magnets_sight() -> None:
-    open_file = _term("8/8/8/3+R4/8/8/8/3k3K w - - 0 1", royal_pull=10)
-    blocked = _term("8/8/8/3+R4/8/8/3b4/3k3K w - - 0 1", royal_pull=10)
-    adjacent = _term("8/8/8/3+R4/3k4/8/8/7K w - - 0 1", royal_pull=10)  # a pull would change nothing
+    open_file = extras_with_only("8/8/8/3+R4/8/8/8/3k3K w - - 0 1", royal_pull=10)
+    blocked = extras_with_only("8/8/8/3+R4/8/8/3b4/3k3K w - - 0 1", royal_pull=10)
+    adjacent = extras_with_only(
+        "8/8/8/3+R4/3k4/8/8/7K w - - 0 1", royal_pull=10
+    )  # a pull would change nothing
     assert (open_file, blocked, adjacent) == (10, 0, 0)
 
 
 def test_mop_up_drives_the_losing_royal_to_the_edge_when_ahead() -> None:
     # White is a Rook up: Black's King in the corner (6 steps from the centre), White's King far.
-    corner = _term("k7/8/8/8/8/8/1R6/4K3 w - - 0 1", mop_up=10)
-    centre = _term("8/8/8/3k4/8/8/1R6/4K3 w - - 0 1", mop_up=10)
-    near = _term("k7/8/2K5/8/8/8/1R6/8 w - - 0 1", mop_up=10)
+    corner = extras_with_only("k7/8/8/8/8/8/1R6/4K3 w - - 0 1", mop_up=10)
+    centre = extras_with_only("8/8/8/3k4/8/8/1R6/4K3 w - - 0 1", mop_up=10)
+    near = extras_with_only("k7/8/2K5/8/8/8/1R6/8 w - - 0 1", mop_up=10)
     assert corner > centre and near > corner
     # below the margin the term is silent, and it works for Black too
-    assert _term("k7/8/8/8/8/8/1R6/4K3 w - - 0 1", mop_up=10, mop_up_margin=5000) == 0
-    assert _term("K7/8/8/8/8/8/1r6/4k3 w - - 0 1", mop_up=10) == -corner
+    assert extras_with_only("k7/8/8/8/8/8/1R6/4K3 w - - 0 1", mop_up=10, mop_up_margin=5000) == 0
+    assert extras_with_only("K7/8/8/8/8/8/1r6/4k3 w - - 0 1", mop_up=10) == -corner
 
 
 def test_siege_counts_the_leaders_pieces_near_the_enemy_royals() -> None:
     # White is two Rooks up; Black's King stands on a8, whose zone is a6-c8.
-    assert _term("k7/1R6/2R5/8/8/8/8/4K3 w - - 0 1", siege=10) == 20  # b7 and c6
-    assert _term("k7/1R6/8/3R4/8/8/8/4K3 w - - 0 1", siege=10) == 10  # d5 is three files away
-    assert _term("k7/8/8/8/8/8/1RR5/4K3 w - - 0 1", siege=10) == 0
+    assert extras_with_only("k7/1R6/2R5/8/8/8/8/4K3 w - - 0 1", siege=10) == 20  # b7 and c6
+    assert extras_with_only("k7/1R6/8/3R4/8/8/8/4K3 w - - 0 1", siege=10) == 10  # d5 is three files away
+    assert extras_with_only("k7/8/8/8/8/8/1RR5/4K3 w - - 0 1", siege=10) == 0
     # each enemy royal counts its own zone, the King's other shape (a Knight) as well
-    assert _term("k6n/1R6/2R3R1/8/8/8/8/4K3 w - - 0 1", siege=10) == 30
+    assert extras_with_only("k6n/1R6/2R3R1/8/8/8/8/4K3 w - - 0 1", siege=10) == 30
     # only the side ahead lays siege: Black's Bishop beside White's King does not count
-    assert _term("k7/1R6/2R5/8/8/8/3b4/4K3 w - - 0 1", siege=10) == 20
+    assert extras_with_only("k7/1R6/2R5/8/8/8/3b4/4K3 w - - 0 1", siege=10) == 20
     # below the margin the term is silent, and it works for Black too
-    assert _term("k7/1R6/2R5/8/8/8/8/4K3 w - - 0 1", siege=10, mop_up_margin=5000) == 0
-    assert _term("K7/1r6/2r5/8/8/8/8/4k3 w - - 0 1", siege=10) == -20
+    assert extras_with_only("k7/1R6/2R5/8/8/8/8/4K3 w - - 0 1", siege=10, mop_up_margin=5000) == 0
+    assert extras_with_only("K7/1r6/2r5/8/8/8/8/4k3 w - - 0 1", siege=10) == -20
 
 
 def test_static_evaluation_does_not_reward_an_owner_changing_capture() -> None:

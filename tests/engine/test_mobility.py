@@ -9,7 +9,9 @@ import pytest
 from hordes import Board
 from hordes.engine.evaluate import Evaluator
 from hordes.engine.mobility import ONE
+from hordes.engine.node_static import MobilityWords, use_compiled_static
 from hordes.variants import load_variant
+from tests.engine.conftest import random_positions
 
 ON = {"mobility": [48, 64]}
 
@@ -99,3 +101,35 @@ def test_the_compiled_and_written_out_node_functions_count_the_same(fen: str) ->
     )
     assert ev._compiled_node_static(ev.use_shelter).score(board, packed) == expected
     assert ev._node_static_source(ev.use_shelter)(board, packed) == expected
+
+
+@pytest.mark.parametrize("variant_name", ["hordes", "orda", "chess"])
+def test_the_count_on_words_equals_the_reference_count_in_random_positions(variant_name: str) -> None:
+    """`Evaluator.extras` counts with MobilityWords in the compiled build (Hordes of Change weighs
+    mobility beside terms that are not written out); it must count as Mobility.count does, captures,
+    pulls and changes of owner included."""
+    variant = load_variant(variant_name)
+    ev = Evaluator(variant, ON)
+    assert ev.mobility is not None
+    words = MobilityWords(ev.mobility)
+    for board in random_positions(variant_name, 60, seed=18):
+        assert words.count(board) == ev.mobility.count(board), board.fen()
+
+
+def test_hordes_of_change_counts_mobility_in_its_extras() -> None:
+    """Hordes of Change's document weighs mobility, and its plan terms keep it off the written-out
+    node function: the term reaches the score through `extras`, by its weights."""
+    hordes = load_variant("hordes")
+    board = Board(hordes)
+    board.push(next(iter(board.legal_moves)))
+    ev = Evaluator(hordes)
+    assert ev.mobility is not None and ev.mobility_count is not None and not ev.written_out
+    if use_compiled_static(64):  # the compiled build counts on words, not in interpreted code
+        assert isinstance(getattr(ev.mobility_count, "__self__", None), MobilityWords)
+    n = ev.mobility.count(board)
+    assert n != 0
+    weight = ev.mobility_weight
+    assert weight[0] == weight[1]  # one weight: the phase blend leaves it whole
+    off = Evaluator(hordes, {"mobility": [0, 0]})
+    packed = ev.packed(board)
+    assert ev.extras(board, packed) - off.extras(board, packed) == n * weight[0] // ONE

@@ -20,7 +20,7 @@ from hordes.core.compiled import AttackTest, compiled
 from hordes.core.rules import Variant
 from hordes.engine.eval_params import parse_params
 from hordes.engine.mobility import ONE, Mobility
-from hordes.engine.node_static import NodeStatic, use_compiled_static
+from hordes.engine.node_static import MobilityWords, NodeStatic, use_compiled_static
 from hordes.engine.pairs import ColourPairs
 from hordes.engine.pawns import COUNTS, PawnStructure
 from hordes.engine.plan import PlanTerms
@@ -234,6 +234,12 @@ class Evaluator:
         self.mobility_weight = params.mobility
         moving = Mobility(comp) if params.mobility != (0, 0) else None
         self.mobility: Mobility | None = moving if moving is not None and moving.active else None
+        # What counts it in `extras`: compiled code on words where the build has it (the interpreted
+        # Mobility.count cost Hordes of Change more than half its speed), else Mobility.count.
+        self.mobility_count: Callable[[Board], int] | None = None
+        if self.mobility is not None:
+            on_words = use_compiled_static(size)
+            self.mobility_count = MobilityWords(self.mobility).count if on_words else self.mobility.count
         self.use_extras = (
             self.use_shelter
             or self.pawns is not None
@@ -400,8 +406,8 @@ class Evaluator:
             n = self.pairs.count(board)
             mg += n * self.colour_pair[0]
             eg += n * self.colour_pair[1]
-        if self.mobility is not None:
-            n = self.mobility.count(board)
+        if self.mobility_count is not None:
+            n = self.mobility_count(board)
             mg += n * self.mobility_weight[0] // ONE
             eg += n * self.mobility_weight[1] // ONE
         if self.plan is not None:
@@ -409,11 +415,11 @@ class Evaluator:
             mg += p_mg
             eg += p_eg
         ph, _, lead = unpack(packed)
-        if self.use_mop_up and (lead >= self.mop_up_margin or -lead >= self.mop_up_margin):
+        if self.use_mop_up and abs(lead) >= self.mop_up_margin:
             n = self.mop_up_steps(board, 0 if lead > 0 else 1)
             mg += n * self.mop_up[0]
             eg += n * self.mop_up[1]
-        if self.use_siege and (lead >= self.mop_up_margin or -lead >= self.mop_up_margin):
+        if self.use_siege and abs(lead) >= self.mop_up_margin:
             n = self.siege_count(board, 0 if lead > 0 else 1)
             mg += n * self.siege[0]
             eg += n * self.siege[1]

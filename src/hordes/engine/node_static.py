@@ -73,6 +73,63 @@ def use_compiled_static(size: int) -> bool:
 
 
 @final
+class MobilityWords:
+    """Mobility.count on 64-bit words: the kinds that count and the pawn kinds that guard; by code
+    (kind * 2 + colour) the scale, whether one pattern serves moves and captures, and the move and
+    capture patterns as words (an empty pattern where the code is neither). NodeStatic counts with
+    it, and so does `Evaluator.extras` in the compiled build, where Mobility.count would run
+    interpreted (Hordes of Change weighs mobility beside terms that are not written out)."""
+
+    def __init__(self, mobility: Mobility) -> None:
+        self.kinds: list[int] = list(mobility.kinds)
+        self.guards: list[int] = list(mobility.guards)
+        self.scale: vec[i64] = vec[i64](list(mobility.scale))
+        self.same, self.quiet, self.capture = _mobility_patterns(mobility)
+
+    def count(self, board: Board) -> int:
+        """White's mobility minus Black's, as Mobility.count."""
+        return self.on_words(board, word(board.occ[0]), word(board.occ[1]))
+
+    def on_words(self, board: Board, white: i64, black: i64) -> int:
+        """Mobility.count, given the two sides' pieces as words."""
+        kinds = board.kind_bb
+        occupied = white | black
+        total: i64 = 0
+        for color in (0, 1):
+            own = white if color == 0 else black
+            enemy = black if color == 0 else white
+            guarded: i64 = 0
+            for k in self.guards:
+                bb = word(kinds[k]) & enemy
+                pattern = self.capture[k * 2 + (color ^ 1)]
+                while bb != 0:
+                    guarded |= reach(pattern, low_square(bb), occupied)
+                    bb = drop_low(bb)
+            side: i64 = 0
+            for k in self.kinds:
+                bb = word(kinds[k]) & own
+                if bb == 0:
+                    continue
+                code = k * 2 + color
+                f = self.scale[code]
+                same = self.same[code]
+                quiet = self.quiet[code]
+                capture = self.capture[code]
+                while bb != 0:
+                    sq = low_square(bb)
+                    bb = drop_low(bb)
+                    if same:
+                        targets = reach(quiet, sq, occupied) & ~own
+                    else:
+                        targets = (reach(quiet, sq, occupied) & ~occupied) | (
+                            reach(capture, sq, occupied) & enemy
+                        )
+                    side += popcount(targets & ~guarded) * f - ONE
+            total += side if color == 0 else -side
+        return int(total)
+
+
+@final
 class NodeStatic:
     """`Evaluator.evaluate` from a packed piece-square sum, with royal shelter and danger, pawn
     structure, the colour pair and mobility, each where weighed."""
@@ -134,19 +191,10 @@ class NodeStatic:
         self.pair_mg, self.pair_eg = pair_weight
         self.pair_kinds: list[int] = list(pairs.kinds) if pairs else []
         self.light: i64 = word(pairs.light) if pairs else 0
-        # Mobility (engine/mobility.py): the kinds that count and the pawn kinds that guard; by code
-        # (kind * 2 + colour) the scale, whether one pattern serves moves and captures, and the move
-        # and capture patterns as words (an empty pattern where the code is neither).
+        # Mobility (engine/mobility.py), counted on words.
         self.use_mobility = mobility is not None
         self.mob_mg, self.mob_eg = mobility_weight
-        self.mob_kinds: list[int] = list(mobility.kinds) if mobility else []
-        self.mob_guards: list[int] = list(mobility.guards) if mobility else []
-        self.mob_scale: vec[i64] = vec[i64](list(mobility.scale) if mobility else [])
-        self.mob_same: list[bool] = []
-        self.mob_quiet: list[Reach] = []
-        self.mob_capture: list[Reach] = []
-        if mobility is not None:
-            self.mob_same, self.mob_quiet, self.mob_capture = _mobility_patterns(mobility)
+        self.mobility: MobilityWords | None = MobilityWords(mobility) if mobility is not None else None
 
     def score(self, board: Board, packed: int) -> int:
         t = packed + OFFSET
@@ -176,8 +224,9 @@ class NodeStatic:
                 n = self._pairs(board, white, black)
                 mid += n * self.pair_mg
                 end += n * self.pair_eg
-            if self.use_mobility:
-                n = self._mobility(board, white, black)
+            mobility = self.mobility
+            if mobility is not None:
+                n = mobility.on_words(board, white, black)
                 mid += n * self.mob_mg // ONE
                 end += n * self.mob_eg // ONE
             if ph >= hi:
@@ -187,44 +236,6 @@ class NodeStatic:
             else:
                 score += (mid * (ph - lo) + end * (hi - ph)) // span
         return (score if board.side == 0 else -score) + self.tempo
-
-    def _mobility(self, board: Board, white: i64, black: i64) -> int:
-        """Mobility.count on words."""
-        kinds = board.kind_bb
-        occupied = white | black
-        total: i64 = 0
-        for color in (0, 1):
-            own = white if color == 0 else black
-            enemy = black if color == 0 else white
-            guarded: i64 = 0
-            for k in self.mob_guards:
-                bb = word(kinds[k]) & enemy
-                pattern = self.mob_capture[k * 2 + (color ^ 1)]
-                while bb != 0:
-                    guarded |= reach(pattern, low_square(bb), occupied)
-                    bb = drop_low(bb)
-            side: i64 = 0
-            for k in self.mob_kinds:
-                bb = word(kinds[k]) & own
-                if bb == 0:
-                    continue
-                code = k * 2 + color
-                f = self.mob_scale[code]
-                same = self.mob_same[code]
-                quiet = self.mob_quiet[code]
-                capture = self.mob_capture[code]
-                while bb != 0:
-                    sq = low_square(bb)
-                    bb = drop_low(bb)
-                    if same:
-                        targets = reach(quiet, sq, occupied) & ~own
-                    else:
-                        targets = (reach(quiet, sq, occupied) & ~occupied) | (
-                            reach(capture, sq, occupied) & enemy
-                        )
-                    side += popcount(targets & ~guarded) * f - ONE
-            total += side if color == 0 else -side
-        return int(total)
 
     def _pairs(self, board: Board, white: i64, black: i64) -> int:
         """ColourPairs.count on words."""

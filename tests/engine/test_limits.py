@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from hordes import BLACK, WHITE, Board
+from hordes.engine.evaluate import Evaluator
 from hordes.engine.levels import capped, level
 from hordes.engine.limits import MOVES_TO_GO_GUESS, NEXT_ITERATION_GUESS, Limits, wdl_of
-from hordes.engine.search import search
+from hordes.engine.search import Searcher, search
+from hordes.engine.tree import Tree
+from hordes.errors import VariantError
 from tests.engine.conftest import step_clock
 
 
@@ -75,3 +80,34 @@ def test_p8_wdl_mapping() -> None:
         assert win + draw + loss == 1000 and min(win, draw, loss) >= 0
         assert win >= previous
         previous = win
+
+
+def test_moves_to_go_shares_the_clock_over_the_documents_guess() -> None:
+    """`engine.evaluation.moves_to_go`: on a clock with no moves-to-go count, a move's share is the
+    time left over that many moves (plus most of the increment); a GUI's `movestogo` still wins. The
+    search reads the number from the document: Hordes of Change, whose games run about 100 moves a
+    side, expects 60; chess keeps the default."""
+    clock = Limits(wtime=60.0, btime=60.0, winc=1.0, binc=1.0, overhead=0.0)
+    soft, hard = clock.budget(WHITE, 60)
+    assert soft == pytest.approx((60.0 / 60 + 0.8) * NEXT_ITERATION_GUESS)
+    assert hard == pytest.approx((60.0 / 60 + 0.8) * 4)
+    assert clock.budget(WHITE)[0] == pytest.approx((60.0 / MOVES_TO_GO_GUESS + 0.8) * NEXT_ITERATION_GUESS)
+    told = Limits(wtime=60.0, btime=60.0, movestogo=10, overhead=0.0)
+    assert told.budget(WHITE, 60)[0] == pytest.approx(6.0 * NEXT_ITERATION_GUESS)
+    no_increment = Limits(wtime=60.0, btime=60.0, overhead=0.0)
+    for variant, expected in (("hordes", 60), ("chess", MOVES_TO_GO_GUESS)):
+        board = Board(variant)
+        ev = Evaluator(board.variant)
+        assert ev.params.moves_to_go == expected
+        tree = Tree(Searcher(1), board, ev, no_increment, 0, None, time.perf_counter)
+        assert tree.soft == pytest.approx(60.0 / expected * NEXT_ITERATION_GUESS)
+    overridden = Evaluator(Board("hordes").variant, {"moves_to_go": 20})
+    tree = Tree(Searcher(1), Board("hordes"), overridden, no_increment, 0, None, time.perf_counter)
+    assert tree.soft == pytest.approx(3.0 * NEXT_ITERATION_GUESS)
+
+
+@pytest.mark.parametrize("bad", [0, -5, "x", True])
+def test_moves_to_go_must_be_a_whole_number_of_1_or_more(bad: object) -> None:
+    with pytest.raises(VariantError) as err:
+        Evaluator(Board("hordes").variant, {"moves_to_go": bad})
+    assert "engine.evaluation.moves_to_go" in str(err.value)

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any, TypeGuard
 
 from hordes.core.rules import Variant
+from hordes.engine.limits import MOVES_TO_GO_GUESS
 from hordes.errors import VariantError
 
 # Terms with a [middlegame, endgame] weight pair; each may be given as one number for both.
@@ -90,6 +91,9 @@ SCALAR_TERMS: dict[str, int] = {
     # times halfmove_decay / (halfmove_decay + halfmove clock), so the side ahead prefers lines that
     # take something and the side behind lines that do not (0 switches it off)
     "halfmove_decay": 0,
+    # on a clock without a moves-to-go count, the time manager shares the time left as if this many
+    # more moves were to come (engine/limits.py); a variant whose games run long expects more
+    "moves_to_go": MOVES_TO_GO_GUESS,
 }
 SWITCHES: dict[str, bool] = {
     # Null-move pruning assumes that passing never helps; documents of zugzwang-heavy games switch it off.
@@ -158,6 +162,7 @@ class EvalParams:
     mop_up_margin: int
     shuffle: int
     halfmove_decay: int
+    moves_to_go: int
     null_move: bool
     late_move_reductions: bool
     late_move_pruning: bool
@@ -226,6 +231,10 @@ def parse_params(variant: Variant, overrides: Mapping[str, Any] | None = None) -
         raise VariantError(
             source, f"{prefix}.halfmove_decay", f"must not be negative, not {scalars['halfmove_decay']}"
         )
+    if scalars["moves_to_go"] < 1:
+        raise VariantError(
+            source, f"{prefix}.moves_to_go", f"must be 1 or more, not {scalars['moves_to_go']}"
+        )
     if scalars["mop_up_margin"] < 0:
         raise VariantError(
             source, f"{prefix}.mop_up_margin", f"must not be negative, not {scalars['mop_up_margin']}"
@@ -281,6 +290,7 @@ def parse_params(variant: Variant, overrides: Mapping[str, Any] | None = None) -
         mop_up_margin=scalars["mop_up_margin"],
         shuffle=scalars["shuffle"],
         halfmove_decay=scalars["halfmove_decay"],
+        moves_to_go=scalars["moves_to_go"],
         null_move=switches["null_move"],
         late_move_reductions=switches["late_move_reductions"],
         late_move_pruning=switches["late_move_pruning"],

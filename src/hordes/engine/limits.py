@@ -19,8 +19,9 @@ StopSignal = threading.Event | Callable[[], bool]
 # On a clock, a new depth starts only before this share of the move's time has gone: each depth costs
 # a few times the one before, so one started later would most likely be cut off unfinished.
 NEXT_ITERATION_GUESS: Final = 0.6
-# On a clock without a moves-to-go count, the time left is shared as if this many moves were to come.
-# Against Fairy-Stockfish Skill 6 at 5+0.05, neither 20 nor 40 scored better than 30 (docs/benchmarks.md).
+# On a clock without a moves-to-go count, the time left is shared as if this many moves were to come,
+# unless the document says otherwise (engine.evaluation.moves_to_go). Against Fairy-Stockfish Skill 6
+# at 5+0.05 in chess, neither 20 nor 40 scored better than 30 (docs/benchmarks.md).
 MOVES_TO_GO_GUESS: Final = 30
 
 
@@ -61,7 +62,7 @@ class Limits:
             return s.is_set()
         return bool(s())
 
-    def budget(self, turn: Color) -> tuple[float | None, float | None]:
+    def budget(self, turn: Color, moves_to_go: int = MOVES_TO_GO_GUESS) -> tuple[float | None, float | None]:
         """(soft, hard) seconds: do not start a new iteration after soft; abort at hard.
 
         A movetime gives soft == hard: the search never stops early on a guess and uses the time.
@@ -83,9 +84,9 @@ class Limits:
         if left is not None:
             inc = self.winc if turn is WHITE else self.binc
             left = max(0.0, left - self.overhead)
-            # Expect MOVES_TO_GO_GUESS more moves (fewer when the GUI says so), and use most of the
-            # increment.
-            mtg = min(self.movestogo, 40) if self.movestogo else MOVES_TO_GO_GUESS
+            # Expect `moves_to_go` more moves (the GUI's count when it gives one), and use most of
+            # the increment.
+            mtg = min(self.movestogo, 40) if self.movestogo else moves_to_go
             soft = left / max(1, mtg) + inc * 0.8
             hard = min(left * 0.5, soft * 4)
             soft = min(soft, left * 0.25)

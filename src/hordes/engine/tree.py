@@ -194,7 +194,7 @@ class Tree:
             owner.statics_noise = noise != 0
         # The limits and the counters the root reads.
         self.start = clock()
-        soft, hard = limits.budget(b.turn)
+        soft, hard = limits.budget(b.turn, params.moves_to_go)
         self.soft = soft
         self.hard_deadline = self.start + hard if hard is not None else None
         self.node_limit = limits.nodes

@@ -236,10 +236,12 @@ class Evaluator:
         self.mobility: Mobility | None = moving if moving is not None and moving.active else None
         # What counts it in `extras`: compiled code on words where the build has it (the interpreted
         # Mobility.count cost Hordes of Change more than half its speed), else Mobility.count.
+        # The compiled node function counts with the same MobilityWords.
+        self.mobility_words = MobilityWords(self.mobility) if self.mobility is not None else None
         self.mobility_count: Callable[[Board], int] | None = None
-        if self.mobility is not None:
+        if self.mobility is not None and self.mobility_words is not None:
             on_words = use_compiled_static(size)
-            self.mobility_count = MobilityWords(self.mobility).count if on_words else self.mobility.count
+            self.mobility_count = self.mobility_words.count if on_words else self.mobility.count
         self.use_extras = (
             self.use_shelter
             or self.pawns is not None
@@ -512,7 +514,7 @@ class Evaluator:
             pawn_weights=self.pawn_weights,
             pairs=self.pairs,
             pair_weight=self.colour_pair,
-            mobility=self.mobility,
+            mobility=self.mobility_words,
             mobility_weight=self.mobility_weight,
         )
 

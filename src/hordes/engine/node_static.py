@@ -148,7 +148,7 @@ class NodeStatic:
         pawn_weights: tuple[tuple[int, int], ...] = ((0, 0), (0, 0), (0, 0)),
         pairs: ColourPairs | None = None,
         pair_weight: tuple[int, int] = (0, 0),
-        mobility: Mobility | None = None,
+        mobility: MobilityWords | None = None,
         mobility_weight: tuple[int, int] = (0, 0),
     ) -> None:
         self.hi = phase[0]
@@ -191,10 +191,9 @@ class NodeStatic:
         self.pair_mg, self.pair_eg = pair_weight
         self.pair_kinds: list[int] = list(pairs.kinds) if pairs else []
         self.light: i64 = word(pairs.light) if pairs else 0
-        # Mobility (engine/mobility.py), counted on words.
-        self.use_mobility = mobility is not None
+        # Mobility (engine/mobility.py), counted on words by the evaluator's MobilityWords.
         self.mob_mg, self.mob_eg = mobility_weight
-        self.mobility: MobilityWords | None = MobilityWords(mobility) if mobility is not None else None
+        self.mobility = mobility
 
     def score(self, board: Board, packed: int) -> int:
         t = packed + OFFSET
@@ -208,7 +207,7 @@ class NodeStatic:
             score = eg
         else:
             score = (mg * (ph - lo) + eg * (hi - ph)) // span
-        if self.use_shelter or self.use_pawns or self.use_pairs or self.use_mobility:
+        if self.use_shelter or self.use_pawns or self.use_pairs or self.mobility is not None:
             mid = end = 0
             white = word(board.occ[0])
             black = word(board.occ[1])

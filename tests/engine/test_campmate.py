@@ -9,16 +9,19 @@ from __future__ import annotations
 
 import random
 import re
+import time
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from hordes import Board
+from hordes.engine import tree
 from hordes.engine.evaluate import Evaluator, evaluator
 from hordes.engine.levels import MAX_LEVEL, MIN_LEVEL, level, think
 from hordes.engine.limits import MATE_BOUND, Limits
 from hordes.engine.search import Searcher
+from hordes.engine.tree import Tree
 from hordes.errors import VariantError
 
 DATA = Path(__file__).parent / "data"
@@ -199,3 +202,60 @@ def test_p1_campmate_delay_makes_a_guarded_square_cost_a_step() -> None:
     # watches the second rank; the Khan on d3 waits a step on c2, d2 or e2 and reaches rank 1 in 2 + 1.
     second = Board("orda", "8/8/8/8/K1N5/3k4/7R/8 w - - 0 1")
     assert delayed(4).road(second, 1) == 3
+
+
+# White's Queen move lets Black's Khan on c2 step onto its own camp (b1, d1) before White's King, one
+# step from rank 8, gets there: a cut that forgot the mover's own campmate would score Kc7 a win.
+OWN_CAMP_FIRST = "8/8/3K4/2Q5/2y5/6y1/2kB4/8 w - - 0 1"
+
+
+def _tree(board: Board) -> Tree:
+    limits = Limits(depth=1)
+    return Tree(Searcher(1), board, evaluator(board.variant), limits, 0, None, time.perf_counter)
+
+
+def test_p1_campmate_cut_changes_no_score_and_no_move(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Under a campmate threat, a move that leaves the camp open is scored lost without a search
+    (engine/tree.py, `Tree.camp_left_open`): the same scores and moves to depth 4 with fewer nodes."""
+    fens = [fen for fen, _, _, _ in ENTRIES] + [OWN_CAMP_FIRST]
+
+    def run(cut: bool) -> tuple[list[tuple[int, str]], int]:
+        monkeypatch.setattr(tree, "CAMP_CUT", cut)
+        answers = []
+        nodes = 0
+        for fen in fens:
+            board = Board("orda", fen)
+            info = list(Searcher(1).search(board, Limits(depth=4)))[-1]
+            assert info.best_move is not None
+            answers.append((info.score, board.uci(info.best_move)))
+            nodes += info.nodes
+        return answers, nodes
+
+    with_cut, nodes_cut = run(True)
+    without, nodes_off = run(False)
+    assert with_cut == without
+    assert with_cut[-1][1] != "d6c7" and with_cut[-1][0] > MATE_BOUND
+    assert 4 * nodes_cut < 3 * nodes_off, (nodes_cut, nodes_off)  # 2.7 times fewer on 2026-12-07
+
+
+def test_p1_campmate_cut_spares_a_move_that_wins_first_or_repeats() -> None:
+    # The mover's own campmate comes first.
+    board = Board("orda", OWN_CAMP_FIRST)
+    board.push_uci("d6c7")  # Black to move, White's King one step from c8, b8 and d8
+    t = _tree(board)
+    board.push_uci("c2b1")
+    assert not t.camp_left_open()  # Black has won
+    board.pop()
+    board.push_uci("g3f2")
+    assert t.camp_left_open()  # a waiting move: White steps into its camp
+    # A repeated position is a draw inside the search, not a loss: White's Knight goes back to f5,
+    # where the position stood with Black to move before.
+    board = Board("orda", "6a1/8/8/5N1K/8/8/1k6/8 b - - 10 40")
+    for uci in ("g8h6", "f5h4", "h6g8"):
+        board.push_uci(uci)
+    t = _tree(board)
+    board.push_uci("h4f5")
+    assert not t.camp_left_open()
+    board.pop()
+    board.push_uci("h4g6")
+    assert t.camp_left_open()

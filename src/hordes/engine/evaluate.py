@@ -129,7 +129,7 @@ class Evaluator:
         self.use_shelter = params.royal_shelter != (0, 0) or params.royal_danger != (0, 0)
         # Campmate threats: from which squares a camp-winning royal of each side reaches its camp.
         self.camp_threat = params.campmate_threat if comp.camp_kinds else 0
-        self.camp_kinds = comp.camp_kinds
+        self.camp_kinds: list[int] = list(comp.camp_kinds)  # a list for `_union`
         self.camp_zone = comp.camp_zone
         self.camp_near = [0, 0]
         # ... and the squares from which one step reaches such a square (the search's king steps)
@@ -710,7 +710,11 @@ class Evaluator:
     def camp_threatened(self, board: Board) -> bool:
         """Can the side not to move win by campmate next move (a royal one step from a camp square
         that it may enter: empty or an enemy piece, not attacked by the side to move)?"""
-        them = board.side ^ 1
+        return self.camp_open(board, board.side ^ 1)
+
+    def camp_open(self, board: Board, them: int) -> bool:
+        """Has `them` a royal one step from a camp square that it may enter (empty or an enemy
+        piece, not attacked by the other side)? With `them` to move, that is a campmate in one."""
         kinds = board.kind_bb
         occ = board.occ
         near = self.camp_near[them] & occ[them]
@@ -727,7 +731,7 @@ class Evaluator:
                 while targets:
                     t = targets & -targets
                     targets ^= t
-                    if not movegen.attacked_by(board, board.side, t.bit_length() - 1, occupied ^ low):
+                    if not movegen.attacked_by(board, them ^ 1, t.bit_length() - 1, occupied ^ low):
                         return True
         return False
 
@@ -739,10 +743,7 @@ class Evaluator:
         kinds = board.kind_bb
         occ = board.occ
         own = occ[color]
-        bb = 0
-        for k in self.camp_kinds:
-            bb |= kinds[k]
-        bb &= own & self.race_zone[color]
+        bb = _union(kinds, self.camp_kinds) & own & self.race_zone[color]
         if not bb:
             return 0
         them = color ^ 1
@@ -887,9 +888,7 @@ class Evaluator:
         occ = board.occ
         kinds = board.kind_bb
         zone = self.race_zone
-        near = 0
-        for k in self.camp_kinds:
-            near |= kinds[k]
+        near = _union(kinds, self.camp_kinds)
         if not near & ((occ[0] & zone[0]) | (occ[1] & zone[1])):
             return 0  # no royal within reach of its camp: the usual case, one test
         white = self.road(board, 0)

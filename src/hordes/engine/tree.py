@@ -29,6 +29,10 @@ MAX_DEPTH: Final = 64
 POLL_NODES: Final = 128  # how often the clock, the node limit and the stop signal are checked
 QS_EVASION_PLIES: Final = 4  # quiescence answers a check with every evasion only this close to its start
 QS_CAMP_STEP_PLIES: Final = 2  # quiescence tries royal steps towards the camp only this close to its start
+# Under a campmate threat, a move that leaves the camp open is scored lost without a search
+# (`Tree.camp_left_open`). Exact, so always on; tests and benchmarks/campmate_cut.py switch it off to
+# compare. Not Final: it is read once per search, and a test may set it.
+CAMP_CUT = True
 
 SQ: Final = movegen.SQ_MASK
 TO: Final = movegen.TO_SHIFT
@@ -120,6 +124,10 @@ class Tree:
         # that make such a threat, so a race that cannot be stopped in time is seen past the horizon.
         self.camp_near = ev.camp_near
         self.camp_approach = ev.camp_approach
+        # With one royal kind, a royal's step onto a square the opponent does not attack is legal,
+        # so `camp_open` is exact and the threat's answers can be cut (`camp_left_open`).
+        self.camp_cut = self.camp and comp.royal_kind >= 0 and CAMP_CUT
+        self.royal_kind = comp.royal_kind
         # gives_check before the move lets futility pruning skip the push; where it would itself make
         # and unmake the move (variant mechanisms, several royals) the search asks in_check after it.
         self.check_first = comp.simple and comp.royal_kind >= 0
@@ -408,6 +416,23 @@ class Tree:
             return ply - MATE
         return self.stalemate_sign * (MATE - ply)
 
+    def camp_left_open(self) -> bool:
+        """Just after a move that gave no check, at a node under a campmate threat: can the side now
+        to move still step into its camp, with nothing ending the game first? Then that move loses
+        next ply, and the search scores it so without searching it (exact, like a mate in one). Not
+        when the move itself won the camp, repeated a position or reached the n-move rule, nor where
+        a dead position may end the game; with one royal of the kind, whose step is then legal."""
+        b = self.b
+        if self.campmate_score(0) is not None:
+            return False
+        halfmove = b.halfmove
+        if halfmove >= 4 and (b.repetitions() >= 2 or (self.n_move and halfmove >= self.n_move)):
+            return False
+        side = b.side
+        if self.dead_check or (b.kind_bb[self.royal_kind] & b.occ[side]).bit_count() != 1:
+            return False
+        return self.ev.camp_open(b, side)
+
     def campmate_score(self, ply: int) -> int | None:
         """The score of a won camp (MATE - ply for the side to move if it is its own), or None."""
         b = self.b
@@ -543,19 +568,22 @@ class Tree:
             else:
                 b.push_int(m)
                 gives = movegen.in_check(b, b.side)
-            if m >> FLAGS & SPECIAL:  # child_packed, written out as in negamax
-                child = self.ev.packed(b)
-            elif frm == to:
-                child = packed + table[mailbox[to]][to] - table[bt][to]
+            if threatened and not gives and self.camp_cut and self.camp_left_open():
+                score = ply + 2 - MATE  # the camp stays open: lost next ply
             else:
-                child = (
-                    packed
-                    + table[mailbox[frm]][frm]
-                    + table[mailbox[to]][to]
-                    - table[bf][frm]
-                    - table[bt][to]
-                )
-            score = -self.qsearch(-beta, -alpha, ply + 1, child, gives, qply + 1)
+                if m >> FLAGS & SPECIAL:  # child_packed, written out as in negamax
+                    child = self.ev.packed(b)
+                elif frm == to:
+                    child = packed + table[mailbox[to]][to] - table[bt][to]
+                else:
+                    child = (
+                        packed
+                        + table[mailbox[frm]][frm]
+                        + table[mailbox[to]][to]
+                        - table[bf][frm]
+                        - table[bt][to]
+                    )
+                score = -self.qsearch(-beta, -alpha, ply + 1, child, gives, qply + 1)
             b.pop_int()
             if score > best:
                 best = score
@@ -800,44 +828,47 @@ class Tree:
                 if quiet and len(quiets_tried) >= late and not gives and i > 0 and best > -MATE_BOUND:
                     b.pop_int()
                     continue
-            # child_packed(m, packed, bf, bt), written out: this runs for every move played.
-            if m >> FLAGS & SPECIAL:
-                child = self.ev.packed(b)
-            elif frm == to:
-                child = packed + table[mailbox[to]][to] - table[bt][to]
-            else:
-                child = (
-                    packed
-                    + table[mailbox[frm]][frm]
-                    + table[mailbox[to]][to]
-                    - table[bf][frm]
-                    - table[bt][to]
-                )
             if pv_node:
                 pv_table[ply + 1] = []
-            new_depth = depth - 1
-            if gives and ply < 2 * root_depth:
-                new_depth += 1  # check extension
-            pen = 0
-            if shuffle:
-                pen = self.plan.penalty(b, ply, m)
-            lo_, hi_ = alpha + pen, beta + pen  # the window for the score before the penalty
-            if i == 0:
-                score = -self.negamax(new_depth, -hi_, -lo_, ply + 1, child, gives, True)
+            if threatened and not gives and self.camp_cut and self.camp_left_open():
+                score = ply + 2 - MATE  # the camp stays open: lost next ply
             else:
-                reduction = 0
-                if use_lmr and quiet and depth >= 3 and not checked and not gives and i >= 3:
-                    reduction = _LMR[depth][min(i, 63)]
-                    if pv_node:
-                        reduction -= 1
-                    else:
-                        reduction += lmr_off_pv
-                    reduction = max(0, min(reduction, new_depth - 1))
-                score = -self.negamax(new_depth - reduction, -lo_ - 1, -lo_, ply + 1, child, gives, True)
-                if score > lo_ and (reduction or score < hi_):
+                # child_packed(m, packed, bf, bt), written out: this runs for every move played.
+                if m >> FLAGS & SPECIAL:
+                    child = self.ev.packed(b)
+                elif frm == to:
+                    child = packed + table[mailbox[to]][to] - table[bt][to]
+                else:
+                    child = (
+                        packed
+                        + table[mailbox[frm]][frm]
+                        + table[mailbox[to]][to]
+                        - table[bf][frm]
+                        - table[bt][to]
+                    )
+                new_depth = depth - 1
+                if gives and ply < 2 * root_depth:
+                    new_depth += 1  # check extension
+                pen = 0
+                if shuffle:
+                    pen = self.plan.penalty(b, ply, m)
+                lo_, hi_ = alpha + pen, beta + pen  # the window for the score before the penalty
+                if i == 0:
                     score = -self.negamax(new_depth, -hi_, -lo_, ply + 1, child, gives, True)
-            if pen and abs(score) < MATE_BOUND:
-                score -= pen
+                else:
+                    reduction = 0
+                    if use_lmr and quiet and depth >= 3 and not checked and not gives and i >= 3:
+                        reduction = _LMR[depth][min(i, 63)]
+                        if pv_node:
+                            reduction -= 1
+                        else:
+                            reduction += lmr_off_pv
+                        reduction = max(0, min(reduction, new_depth - 1))
+                    score = -self.negamax(new_depth - reduction, -lo_ - 1, -lo_, ply + 1, child, gives, True)
+                    if score > lo_ and (reduction or score < hi_):
+                        score = -self.negamax(new_depth, -hi_, -lo_, ply + 1, child, gives, True)
+                if pen and abs(score) < MATE_BOUND:
+                    score -= pen
             b.pop_int()
             if score > best:
                 best = score

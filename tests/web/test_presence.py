@@ -16,6 +16,7 @@ import contextlib
 import hashlib
 import json
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -58,6 +59,20 @@ def claim(base: str, game_id: str, token: str) -> tuple[int, dict[str, Any]]:
         return int(exc.code), body  # type: ignore[attr-defined]
 
 
+def seat_view(sock: Any, seat: str, online: bool) -> dict[str, Any]:
+    """The seat's presence in a fresh snapshot on `sock`, once it says `online`. B writes its socket's
+    presence row just after sending that socket its snapshot, so A may answer a sync before the row
+    is there: ask again until it is (the deadline is only a safety net)."""
+    deadline = time.monotonic() + 30
+    while True:
+        sock.send(json.dumps({"type": "sync"}))
+        view: dict[str, Any] = wait_for(sock, lambda f: f["type"] == "game")["presence"][seat]
+        if view["online"] is online:
+            return view
+        assert time.monotonic() < deadline, f"{seat} never showed online={online}: {view}"
+        time.sleep(0.02)
+
+
 def test_issue15_p2_an_opponent_connected_through_another_process_is_present(
     pg_url: str, tmp_path: Path
 ) -> None:
@@ -72,17 +87,17 @@ def test_issue15_p2_an_opponent_connected_through_another_process_is_present(
         api(a, f"/api/games/{g['id']}/moves", {"uci": "e2e4"}, {"X-Seat-Token": white})
         api(a, f"/api/games/{g['id']}/moves", {"uci": "e7e5"}, {"X-Seat-Token": black})
         with seat_socket(b, g["id"], black) as on_b, seat_socket(a, g["id"], white) as on_a:
-            # the snapshot seat_socket read on A already said so; a fresh one says it again
-            on_a.send(json.dumps({"type": "sync"}))
-            snapshot = wait_for(on_a, lambda f: f["type"] == "game")
-            assert snapshot["presence"]["black"] == {"online": True, "claim_at": None}
+            assert seat_view(on_a, "black", online=True) == {"online": True, "claim_at": None}
             assert claim(a, g["id"], white) == (
                 409,
                 {"error": "opponent_present", "message": "your opponent is connected"},
             )
             on_b.close()
-            left = wait_for(on_a, lambda f: f["type"] == "presence" and f["seat"] == "black")
-            assert left["online"] is False and isinstance(left["claim_at"], int)
+            # (a frame announcing Black's arrival may still be on its way to A: wait for the departure)
+            left = wait_for(
+                on_a, lambda f: f["type"] == "presence" and f["seat"] == "black" and not f["online"]
+            )
+            assert isinstance(left["claim_at"], int)
             status, refused = claim(a, g["id"], white)
             assert (status, refused["error"]) == (409, "too_early")
 
